@@ -1,0 +1,146 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"hackdesk/db"
+	"hackdesk/mail"
+)
+
+// Error types workflows see as non-retryable.
+const (
+	ErrTypeBadEmail       = "BadEmail"
+	ErrTypeDeliveryFailed = "DeliveryFailed"
+	ErrTypeOutcomeUnknown = "DeliveryOutcomeUnknown"
+)
+
+// RecordEmailInput is an email to record before sending.
+type RecordEmailInput struct {
+	Key  string
+	Kind string
+	To   string
+	Data map[string]string
+}
+
+// RecordEmail renders the email and stores it under its idempotency key.
+// Recording the same key again changes nothing and reports Created=false.
+func (a *Activities) RecordEmail(ctx context.Context, in RecordEmailInput) (bool, error) {
+	r, err := mail.Render(in.Kind, in.Data)
+	if err != nil {
+		return false, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadEmail, err)
+	}
+	n, err := a.Store.EmailInsert(ctx, db.EmailInsertParams{
+		IdempotencyKey: in.Key,
+		Kind:           in.Kind,
+		ToAddress:      in.To,
+		Subject:        r.Subject,
+		TextBody:       r.Text,
+		HtmlBody:       r.HTML,
+	})
+	if err = db.MapError(err); errors.Is(err, db.ErrInvalid) {
+		return false, temporal.NewNonRetryableApplicationError("email breaks a data rule", ErrTypeBadEmail, err)
+	}
+	return n == 1, err
+}
+
+// ClaimTimeout is how long a claim ("sending") is honoured. It is well
+// above the activity's start-to-close timeout, after which the attempt that
+// made the claim has been abandoned.
+const ClaimTimeout = 2 * time.Minute
+
+var errInProgress = errors.New("another attempt is delivering this email")
+
+// DeliverEmailResult says what DeliverEmail did.
+type DeliverEmailResult struct {
+	Status     string // sent or failed
+	ProviderID string
+	// AlreadyDone is true when an earlier attempt had finished the job.
+	AlreadyDone bool
+}
+
+// DeliverEmail sends the recorded email with the given key at most once.
+//
+// The row is claimed (status "sending") in a transaction before the driver
+// is called. A transient driver failure puts it back to "pending" and the
+// activity is retried; a permanent one marks it "failed". An attempt that
+// finds the row still "sending" knows an earlier attempt died after the
+// claim and cannot tell whether the message left, so it marks the row
+// failed instead of risking a second copy. A claim younger than
+// ClaimTimeout belongs to an attempt that may still be running: that is a
+// retryable error.
+func (a *Activities) DeliverEmail(ctx context.Context, key string) (DeliverEmailResult, error) {
+	var (
+		msg  mail.Message
+		id   uuid.UUID
+		done *DeliverEmailResult
+	)
+	err := a.Store.InTx(ctx, func(q *db.Queries) error {
+		e, err := q.EmailLockByKey(ctx, key)
+		if err != nil {
+			return err
+		}
+		switch e.Status {
+		case "sent":
+			done = &DeliverEmailResult{Status: "sent", ProviderID: deref(e.ProviderID), AlreadyDone: true}
+			return nil
+		case "failed":
+			done = &DeliverEmailResult{Status: "failed", AlreadyDone: true}
+			return nil
+		case "sending":
+			if time.Since(e.UpdatedAt) < ClaimTimeout {
+				return errInProgress
+			}
+			done = &DeliverEmailResult{Status: "failed"}
+			reason := "an earlier attempt was interrupted during delivery; not resent to avoid a duplicate"
+			return q.EmailMarkFailed(ctx, db.EmailMarkFailedParams{ID: e.ID, LastError: &reason})
+		}
+		id = e.ID
+		msg = mail.Message{Key: e.IdempotencyKey, From: a.MailFrom, To: e.ToAddress,
+			Subject: e.Subject, Text: e.TextBody, HTML: e.HtmlBody}
+		return q.EmailMarkSending(ctx, e.ID)
+	})
+	if errors.Is(err, db.ErrNotFound) {
+		return DeliverEmailResult{}, temporal.NewNonRetryableApplicationError("no email recorded under this key", ErrTypeBadEmail, err)
+	}
+	if err != nil {
+		return DeliverEmailResult{}, err
+	}
+	if done != nil {
+		if done.Status == "failed" && !done.AlreadyDone {
+			return *done, temporal.NewNonRetryableApplicationError("delivery outcome unknown", ErrTypeOutcomeUnknown, nil)
+		}
+		return *done, nil
+	}
+
+	providerID, sendErr := a.Mailer.Send(ctx, msg)
+	if sendErr != nil {
+		reason := sendErr.Error()
+		if mail.IsPermanent(sendErr) {
+			if err := a.Store.EmailMarkFailed(ctx, db.EmailMarkFailedParams{ID: id, LastError: &reason}); err != nil {
+				return DeliverEmailResult{}, err
+			}
+			return DeliverEmailResult{Status: "failed"}, temporal.NewNonRetryableApplicationError("email rejected", ErrTypeDeliveryFailed, sendErr)
+		}
+		if err := a.Store.EmailMarkPending(ctx, db.EmailMarkPendingParams{ID: id, LastError: &reason}); err != nil {
+			return DeliverEmailResult{}, fmt.Errorf("send failed (%v), and so did releasing the claim: %w", sendErr, err)
+		}
+		return DeliverEmailResult{}, fmt.Errorf("send email: %w", sendErr)
+	}
+	if err := a.Store.EmailMarkSent(ctx, db.EmailMarkSentParams{ID: id, ProviderID: &providerID}); err != nil {
+		return DeliverEmailResult{}, err
+	}
+	return DeliverEmailResult{Status: "sent", ProviderID: providerID}, nil
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,103 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"hackdesk/apperr"
+)
+
+// maxJSONBody caps every JSON request body (DESIGN.md §4).
+const maxJSONBody = 1 << 20
+
+// validator is implemented by request types that check their own fields;
+// it returns the reason for each failing field, or nil.
+type validator interface {
+	Validate() apperr.Fields
+}
+
+// decode reads one JSON value from r's body into v. It caps the body,
+// rejects unknown fields, trailing data and non-JSON content types, runs v's
+// Validate when it has one, and on any failure writes the 400 (or 413/415)
+// and returns false.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := decodeJSON(w, r, v); err != nil {
+		writeError(w, r, err)
+		return false
+	}
+	return true
+}
+
+func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" {
+		mt, _, err := mime.ParseMediaType(ct)
+		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {
+			return apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the body as application/json")
+		}
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxJSONBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return apperr.WithMessage(apperr.Invalid, "Invalid JSON", "The body must hold a single JSON value")
+	}
+	if val, ok := v.(validator); ok {
+		if err := val.Validate().Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var (
+		maxErr    *http.MaxBytesError
+		syntaxErr *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &maxErr):
+		return apperr.WithMessage(apperr.TooLarge, "Request body too large",
+			fmt.Sprintf("The body may be at most %d bytes", maxErr.Limit))
+	case errors.Is(err, io.EOF):
+		return apperr.WithMessage(apperr.Invalid, "Invalid JSON", "The request body is empty")
+	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):
+		return apperr.WithMessage(apperr.Invalid, "Invalid JSON", "The request body is not valid JSON")
+	case errors.As(err, &typeErr):
+		field := typeErr.Field
+		if field == "" {
+			return apperr.WithMessage(apperr.Invalid, "Invalid JSON", "The body must be a JSON object")
+		}
+		return apperr.ValidationFailed(apperr.Fields{field: "must be " + jsonKind(typeErr.Type.Kind().String())})
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		name := strings.Trim(strings.TrimPrefix(err.Error(), "json: unknown field "), `"`)
+		return apperr.ValidationFailed(apperr.Fields{name: "unknown field"})
+	}
+	return apperr.WithMessage(apperr.Invalid, "Invalid JSON", "The request body could not be read")
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64":
+		return "an integer"
+	case "float32", "float64":
+		return "a number"
+	case "slice", "array":
+		return "an array"
+	case "map", "struct", "ptr":
+		return "an object"
+	}
+	return "of another type"
+}

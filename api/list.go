@@ -1,0 +1,47 @@
+package api
+
+import (
+	"net/http"
+	"strconv"
+
+	"hackdesk/apperr"
+)
+
+// page is the parsed ?page=&page_size= of a list request (DESIGN.md §4).
+type page struct {
+	Number int32
+	Size   int32
+}
+
+func (p page) offset() int32 { return (p.Number - 1) * p.Size }
+
+// parsePage reads page (from 1) and page_size (10 to 50, default 25).
+func parsePage(r *http.Request, fields apperr.Fields) page {
+	p := page{Number: 1, Size: 25}
+	if v := r.URL.Query().Get("page"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 1_000_000 {
+			fields.Add("page", "must be a whole number from 1")
+		} else {
+			p.Number = int32(n)
+		}
+	}
+	if v := r.URL.Query().Get("page_size"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 10 || n > 50 {
+			fields.Add("page_size", "must be a whole number from 10 to 50")
+		} else {
+			p.Size = int32(n)
+		}
+	}
+	return p
+}
+
+// optional returns a pointer to the query parameter's value, or nil when it
+// is absent or empty.
+func optional(r *http.Request, name string) *string {
+	if v := r.URL.Query().Get(name); v != "" {
+		return &v
+	}
+	return nil
+}

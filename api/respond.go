@@ -1,0 +1,81 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+
+	"github.com/go-chi/chi/v5/middleware"
+
+	"hackdesk/apperr"
+	"hackdesk/db"
+)
+
+// errorBody is every non-2xx JSON body: the service document's {error,
+// message} plus field details for validation failures.
+type errorBody struct {
+	Error   string            `json:"error"`
+	Message string            `json:"message,omitempty"`
+	Details map[string]string `json:"details,omitempty"`
+}
+
+var statusOf = map[apperr.Code]int{
+	apperr.Invalid:      http.StatusBadRequest,
+	apperr.Unauthorized: http.StatusUnauthorized,
+	apperr.Forbidden:    http.StatusForbidden,
+	apperr.NotFound:     http.StatusNotFound,
+	apperr.Conflict:     http.StatusConflict,
+	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
+	apperr.Unsupported:  http.StatusUnsupportedMediaType,
+	apperr.RateLimited:  http.StatusTooManyRequests,
+	apperr.Unavailable:  http.StatusServiceUnavailable,
+	apperr.Internal:     http.StatusInternalServerError,
+}
+
+// writeJSON writes v as the JSON body with the given status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// toAppError classifies err: an *apperr.Error passes through, the store's
+// errors become not found / conflict / invalid, anything else is internal.
+func toAppError(err error) *apperr.Error {
+	if e, ok := apperr.As(err); ok {
+		return e
+	}
+	err = db.MapError(err)
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return apperr.New(apperr.NotFound, "Not found")
+	case errors.Is(err, db.ErrConflict):
+		return apperr.New(apperr.Conflict, "Conflict")
+	case errors.Is(err, db.ErrInvalid):
+		return apperr.WithMessage(apperr.Invalid, "Bad request", "The request breaks a data rule")
+	}
+	return nil
+}
+
+// writeError answers with the status for err's code. Internal errors are
+// logged with the request id and the client gets only a generic message
+// that quotes the id.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	e := toAppError(err)
+	if e == nil || e.Code == apperr.Internal {
+		reqID := middleware.GetReqID(r.Context())
+		slog.ErrorContext(r.Context(), "request failed", "request_id", reqID,
+			"method", r.Method, "path", r.URL.Path, "err", err)
+		writeJSON(w, http.StatusInternalServerError, errorBody{
+			Error:   "Internal server error",
+			Message: "An unexpected error occurred; quote request id " + reqID + " when reporting it",
+		})
+		return
+	}
+	status, ok := statusOf[e.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	writeJSON(w, status, errorBody{Error: e.Title, Message: e.Message, Details: e.Details})
+}

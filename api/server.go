@@ -1,0 +1,152 @@
+// Package api is hackdesk's HTTP interface: a chi router, one file per
+// resource, the policy table and the JSON helpers.
+package api
+
+import (
+	_ "embed"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"go.temporal.io/sdk/client"
+
+	"hackdesk/apperr"
+	"hackdesk/config"
+	"hackdesk/db"
+)
+
+//go:embed openapi.yaml
+var openAPISpec []byte
+
+// OpenAPISpec returns the API description served at /api/openapi.yaml.
+func OpenAPISpec() []byte { return openAPISpec }
+
+// Deps are the server's collaborators.
+type Deps struct {
+	Config   config.Config
+	Store    *db.Store
+	Temporal client.Client
+	Auth     Authenticator // nil means every caller is anonymous
+	Logger   *slog.Logger
+}
+
+// Server serves the API.
+type Server struct {
+	cfg       config.Config
+	store     *db.Store
+	temporal  client.Client
+	taskQueue string
+	auth      Authenticator
+	log       *slog.Logger
+	policies  map[string]Policy
+	handler   http.Handler
+}
+
+// route is one row of the policy table.
+type route struct {
+	method  string
+	pattern string
+	policy  Policy
+	handler http.HandlerFunc
+}
+
+// routes is the policy table: every endpoint, who may call it, and its
+// handler.
+func (s *Server) routes() []route {
+	return []route{
+		{"GET", "/healthz", Public, s.healthz},
+		{"GET", "/readyz", Public, s.readyz},
+		{"GET", "/api/openapi.yaml", Public, s.openapi},
+		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
+	}
+}
+
+// New builds the router.
+func New(d Deps) *Server {
+	s := &Server{
+		cfg:       d.Config,
+		store:     d.Store,
+		temporal:  d.Temporal,
+		taskQueue: d.Config.TaskQueue,
+		auth:      d.Auth,
+		log:       d.Logger,
+		policies:  map[string]Policy{},
+	}
+	if s.auth == nil {
+		s.auth = NoAuthenticator{}
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	r := chi.NewRouter()
+	r.Use(middleware.RequestID, requestIDHeader, middleware.RealIP, s.requestLog, s.recoverer)
+	r.Use(s.enforce(r))
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, apperr.New(apperr.NotFound, "Not found"))
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "Method not allowed"})
+	})
+	for _, rt := range s.routes() {
+		s.policies[rt.method+" "+rt.pattern] = rt.policy
+		r.Method(rt.method, rt.pattern, rt.handler)
+	}
+	s.handler = r
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Router returns the chi router, for tests that walk every route.
+func (s *Server) Router() chi.Routes { return s.handler.(chi.Routes) }
+
+// PolicyOf returns the declared policy of a route pattern.
+func (s *Server) PolicyOf(method, pattern string) (Policy, bool) {
+	p, ok := s.policies[method+" "+pattern]
+	return p, ok
+}
+
+// requestIDHeader echoes the request id chi assigned (or the client sent).
+func requestIDHeader(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Request-Id", middleware.GetReqID(r.Context()))
+		next.ServeHTTP(w, r)
+	})
+}
+
+// requestLog logs one line per request. Only the path is logged: query
+// strings can carry tokens.
+func (s *Server) requestLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
+		next.ServeHTTP(ww, r)
+		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http",
+			slog.String("method", r.Method),
+			slog.String("path", r.URL.Path),
+			slog.Int("status", ww.Status()),
+			slog.Int("bytes", ww.BytesWritten()),
+			slog.Duration("took", time.Since(start)),
+			slog.String("ip", r.RemoteAddr),
+			slog.String("request_id", middleware.GetReqID(r.Context())))
+	})
+}
+
+// recoverer turns a panic into a logged 500 without internal detail.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "request_id", middleware.GetReqID(r.Context()), "panic", v, "stack", string(debugStack()))
+				writeError(w, r, apperr.New(apperr.Internal, "panic"))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}

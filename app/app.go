@@ -1,0 +1,158 @@
+// Package app wires hackdesk's parts together. It is what the hackdesk
+// subcommands run and what end-to-end tests start on port 0.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	sdkworker "go.temporal.io/sdk/worker"
+
+	"hackdesk/activities"
+	"hackdesk/api"
+	"hackdesk/config"
+	"hackdesk/db"
+	"hackdesk/mail"
+	"hackdesk/storage"
+	"hackdesk/worker"
+)
+
+// App holds the connections every role shares.
+type App struct {
+	Config   config.Config
+	Log      *slog.Logger
+	Store    *db.Store
+	Temporal client.Client
+	Blob     *storage.Store
+	Mailer   mail.Sender
+
+	worker sdkworker.Worker
+	server *http.Server
+	served chan error
+	ln     net.Listener
+}
+
+// Open connects to the database, Temporal and the object store. mailOut is
+// where the log mail driver prints.
+func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut io.Writer) (*App, error) {
+	store, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Config: cfg, Log: logger, Store: store}
+	a.Temporal, err = client.DialContext(ctx, client.Options{
+		HostPort:  cfg.TemporalAddress,
+		Namespace: cfg.TemporalNamespace,
+		Logger:    sdklog.NewStructuredLogger(logger.With("component", "temporal")),
+	})
+	if err != nil {
+		a.Close()
+		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
+	}
+	a.Blob = storage.New(cfg)
+	a.Mailer, err = mail.NewSender(ctx, cfg, mailOut)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Migrate applies pending migrations.
+func (a *App) Migrate(ctx context.Context) error {
+	n, err := a.Store.MigrateUp(ctx)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		a.Log.Info("migrations applied", "count", n)
+	}
+	return nil
+}
+
+// Activities builds the activity set from the app's connections.
+func (a *App) Activities() *activities.Activities {
+	return &activities.Activities{Store: a.Store, Mailer: a.Mailer, MailFrom: a.Config.MailFrom}
+}
+
+// StartWorker starts the Temporal worker on the configured task queue.
+func (a *App) StartWorker() error {
+	a.worker = worker.New(a.Temporal, a.Config.TaskQueue, a.Activities())
+	if err := a.worker.Start(); err != nil {
+		a.worker = nil
+		return fmt.Errorf("start worker: %w", err)
+	}
+	return nil
+}
+
+// Handler builds the HTTP API.
+func (a *App) Handler() http.Handler {
+	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Logger: a.Log})
+}
+
+// Listen binds the API address (port 0 picks a free one) and serves in the
+// background. Addr reports the bound address.
+func (a *App) Listen() error {
+	ln, err := net.Listen("tcp", a.Config.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", a.Config.HTTPAddr, err)
+	}
+	a.ln = ln
+	a.server = &http.Server{
+		Handler:           a.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       2 * time.Minute,
+		WriteTimeout:      2 * time.Minute,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+	}
+	a.served = make(chan error, 1)
+	go func() { a.served <- a.server.Serve(ln) }()
+	return nil
+}
+
+// Addr is the API's bound address, after Listen.
+func (a *App) Addr() string { return a.ln.Addr().String() }
+
+// URL is the API's base URL, after Listen.
+func (a *App) URL() string { return "http://" + a.Addr() }
+
+// Wait blocks until ctx ends or the server fails.
+func (a *App) Wait(ctx context.Context) error {
+	select {
+	case <-ctx.Done():
+		return nil
+	case err := <-a.served:
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	}
+}
+
+// Close shuts the server down gracefully (in-flight requests get 15 s),
+// stops the worker and closes the connections.
+func (a *App) Close() {
+	if a.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		_ = a.server.Shutdown(ctx)
+		cancel()
+	}
+	if a.worker != nil {
+		a.worker.Stop()
+	}
+	if a.Temporal != nil {
+		a.Temporal.Close()
+	}
+	if a.Store != nil {
+		a.Store.Close()
+	}
+}

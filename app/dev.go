@@ -1,0 +1,77 @@
+package app
+
+import (
+	"context"
+	"io"
+	"log/slog"
+
+	"hackdesk/config"
+	"hackdesk/devstack"
+)
+
+// DevOptions configure `hackdesk dev`.
+type DevOptions struct {
+	devstack.Options
+	Logger  *slog.Logger
+	MailOut io.Writer
+}
+
+// Dev is the whole local stack: the services, migrations, the worker and
+// the API in one process tree.
+type Dev struct {
+	*App
+	Stack *devstack.Stack
+}
+
+// StartDev starts the services, migrates, starts the worker and serves the
+// API. Close stops everything it started.
+func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
+	stack, err := devstack.Start(ctx, o.Options)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			stack.Close()
+		}
+	}()
+	cfg := stack.Config
+	a, err := Open(ctx, cfg, o.Logger, o.MailOut)
+	if err != nil {
+		return nil, err
+	}
+	d := &Dev{App: a, Stack: stack}
+	defer func() {
+		if err != nil {
+			a.Close()
+		}
+	}()
+	if err := a.Migrate(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.Blob.EnsureBucket(ctx); err != nil {
+		return nil, err
+	}
+	if err := a.StartWorker(); err != nil {
+		return nil, err
+	}
+	if err := a.Listen(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close stops the API and worker, then the services.
+func (d *Dev) Close() {
+	d.App.Close()
+	d.Stack.Close()
+}
+
+// DevConfig is the configuration `hackdesk dev` starts from: the
+// environment, with PUBLIC_URL following HTTP_ADDR unless set.
+func DevConfig(env config.Config, publicURLSet bool) config.Config {
+	if !publicURLSet {
+		env.PublicURL = "http://" + env.HTTPAddr
+	}
+	return env
+}

@@ -1,0 +1,74 @@
+// Command hackdesk is the hackathon and membership backend: the API, the
+// Temporal worker, migrations, account bootstrap and the local dev stack.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `usage: hackdesk <command> [flags]
+
+commands:
+  dev                  run the whole local stack (PostgreSQL, Temporal, S3, worker, API)
+  serve                run the API (production)
+  worker               run the Temporal worker (production)
+  migrate up|status    apply or list database migrations
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		var u usageError
+		if errors.As(err, &u) {
+			fmt.Fprint(os.Stderr, usage)
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "hackdesk:", err)
+		os.Exit(1)
+	}
+}
+
+type usageError struct{}
+
+func (usageError) Error() string { return "usage" }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{}
+	}
+	switch args[0] {
+	case "dev":
+		return runDev(ctx, args[1:], stdout, stderr)
+	case "serve":
+		return runServe(ctx, stderr)
+	case "worker":
+		return runWorker(ctx, stderr)
+	case "migrate":
+		return runMigrate(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usageError{}
+}
+
+// newLogger builds the process logger: text or JSON on stderr.
+func newLogger(format string, w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	var h slog.Handler = slog.NewTextHandler(w, opts)
+	if format == "json" {
+		h = slog.NewJSONHandler(w, opts)
+	}
+	l := slog.New(h)
+	slog.SetDefault(l)
+	return l
+}

@@ -1,0 +1,43 @@
+-- name: EmailInsert :execrows
+-- Records an email once per idempotency key; a second insert is a no-op.
+INSERT INTO emails (idempotency_key, kind, to_address, subject, text_body, html_body)
+VALUES (@idempotency_key, @kind, @to_address, @subject, @text_body, @html_body)
+ON CONFLICT (idempotency_key) DO NOTHING;
+
+-- name: EmailGetByKey :one
+SELECT * FROM emails WHERE idempotency_key = $1;
+
+-- name: EmailLockByKey :one
+SELECT * FROM emails WHERE idempotency_key = $1 FOR UPDATE;
+
+-- name: EmailMarkSending :exec
+UPDATE emails
+SET status = 'sending', attempts = attempts + 1, updated_at = now()
+WHERE id = $1;
+
+-- name: EmailMarkSent :exec
+UPDATE emails
+SET status = 'sent', provider_id = @provider_id, sent_at = now(), last_error = NULL, updated_at = now()
+WHERE id = @id;
+
+-- name: EmailMarkPending :exec
+UPDATE emails
+SET status = 'pending', last_error = @last_error, updated_at = now()
+WHERE id = @id;
+
+-- name: EmailMarkFailed :exec
+UPDATE emails
+SET status = 'failed', last_error = @last_error, updated_at = now()
+WHERE id = @id;
+
+-- name: EmailList :many
+SELECT * FROM emails
+WHERE (sqlc.narg('to_address')::text IS NULL OR lower(to_address) = lower(sqlc.narg('to_address')::text))
+  AND (sqlc.narg('kind')::text IS NULL OR kind = sqlc.narg('kind')::text)
+ORDER BY created_at DESC, id DESC
+LIMIT @page_limit OFFSET @page_offset;
+
+-- name: EmailCount :one
+SELECT count(*) FROM emails
+WHERE (sqlc.narg('to_address')::text IS NULL OR lower(to_address) = lower(sqlc.narg('to_address')::text))
+  AND (sqlc.narg('kind')::text IS NULL OR kind = sqlc.narg('kind')::text);

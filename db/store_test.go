@@ -1,0 +1,113 @@
+package db_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"hackdesk/db"
+	"hackdesk/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+func insertEmail(ctx context.Context, q *db.Queries, key string) (int64, error) {
+	return q.EmailInsert(ctx, db.EmailInsertParams{
+		IdempotencyKey: key, Kind: "notice", ToAddress: "a@example.com", Subject: "s", TextBody: "t",
+	})
+}
+
+func TestInTx(t *testing.T) {
+	ctx := context.Background()
+	s := testenv.Store(t)
+
+	t.Run("RollsBackOnError", func(t *testing.T) {
+		boom := errors.New("boom")
+		err := s.InTx(ctx, func(q *db.Queries) error {
+			if _, err := insertEmail(ctx, q, "rollback"); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("err = %v, want boom", err)
+		}
+		if _, err := s.EmailGetByKey(ctx, "rollback"); !errors.Is(db.MapError(err), db.ErrNotFound) {
+			t.Fatalf("row survived the rollback: err = %v", err)
+		}
+	})
+
+	t.Run("RollsBackOnPanic", func(t *testing.T) {
+		func() {
+			defer func() { _ = recover() }()
+			_ = s.InTx(ctx, func(q *db.Queries) error {
+				if _, err := insertEmail(ctx, q, "panic"); err != nil {
+					return err
+				}
+				panic("boom")
+			})
+		}()
+		if _, err := s.EmailGetByKey(ctx, "panic"); !errors.Is(db.MapError(err), db.ErrNotFound) {
+			t.Fatalf("row survived the panic: err = %v", err)
+		}
+	})
+
+	t.Run("Commits", func(t *testing.T) {
+		if err := s.InTx(ctx, func(q *db.Queries) error {
+			_, err := insertEmail(ctx, q, "commit")
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		e, err := s.EmailGetByKey(ctx, "commit")
+		if err != nil || e.Status != "pending" {
+			t.Fatalf("got %+v, %v", e, err)
+		}
+	})
+
+	t.Run("MapsErrors", func(t *testing.T) {
+		err := s.InTx(ctx, func(q *db.Queries) error {
+			_, err := q.EmailLockByKey(ctx, "missing")
+			return err
+		})
+		if !errors.Is(err, db.ErrNotFound) {
+			t.Fatalf("missing row: err = %v, want ErrNotFound", err)
+		}
+		err = s.InTx(ctx, func(q *db.Queries) error {
+			_, err := q.EmailInsert(ctx, db.EmailInsertParams{IdempotencyKey: "bad", Kind: "Not A Kind",
+				ToAddress: "a@example.com", Subject: "s"})
+			return err
+		})
+		var ce *db.ConstraintError
+		if !errors.Is(err, db.ErrInvalid) || !errors.As(err, &ce) || ce.Constraint != "emails_kind_check" {
+			t.Fatalf("check violation: err = %v, want ErrInvalid on emails_kind_check", err)
+		}
+	})
+}
+
+func TestEmailInsertIdempotent(t *testing.T) {
+	ctx := context.Background()
+	s := testenv.Store(t)
+	for i, want := range []int64{1, 0} {
+		n, err := insertEmail(ctx, s.Queries, "same-key")
+		if err != nil || n != want {
+			t.Fatalf("insert %d: rows = %d, %v; want %d", i, n, err, want)
+		}
+	}
+}
+
+func TestMigrateStatus(t *testing.T) {
+	s := testenv.Store(t)
+	st, err := s.MigrateStatus(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st) == 0 {
+		t.Fatal("no migrations listed")
+	}
+	for _, m := range st {
+		if !m.Applied {
+			t.Errorf("migration %d not applied on a fresh test database", m.Version)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package devstack
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os/exec"
+	"strconv"
+	"syscall"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+)
+
+// TemporalOptions configure the Temporal dev server.
+type TemporalOptions struct {
+	Bin     string // path of the temporal CLI
+	DBFile  string // SQLite file; state survives restarts
+	Port    int    // gRPC frontend; 0 picks a free port
+	UIPort  int    // Web UI; 0 picks a free port
+	LogPath string
+}
+
+// Temporal is a running dev server.
+type Temporal struct {
+	Address string
+	UIURL   string
+	proc    *process
+}
+
+// StartTemporal starts `temporal server start-dev` on loopback and waits
+// until both the frontend and the Web UI answer.
+func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
+	var err error
+	if o.Port, err = portOrFree(o.Port); err != nil {
+		return nil, err
+	}
+	if o.UIPort, err = portOrFree(o.UIPort); err != nil {
+		return nil, err
+	}
+	httpPort, err := FreePort()
+	if err != nil {
+		return nil, err
+	}
+	metricsPort, err := FreePort()
+	if err != nil {
+		return nil, err
+	}
+	for name, port := range map[string]int{"Temporal": o.Port, "Temporal UI": o.UIPort} {
+		if err := checkPortFree(name, port); err != nil {
+			return nil, err
+		}
+	}
+	cmd := exec.Command(o.Bin, "server", "start-dev",
+		"--ip", "127.0.0.1",
+		"--port", strconv.Itoa(o.Port),
+		"--ui-port", strconv.Itoa(o.UIPort),
+		"--http-port", strconv.Itoa(httpPort),
+		"--metrics-port", strconv.Itoa(metricsPort),
+		"--db-filename", o.DBFile,
+		"--log-level", "warn",
+	)
+	proc, err := startProcess("temporal", cmd, o.LogPath, syscall.SIGTERM)
+	if err != nil {
+		return nil, err
+	}
+	t := &Temporal{
+		Address: "127.0.0.1:" + strconv.Itoa(o.Port),
+		UIURL:   "http://127.0.0.1:" + strconv.Itoa(o.UIPort),
+		proc:    proc,
+	}
+	err = waitReady(ctx, proc, 90*time.Second, func(ctx context.Context) error {
+		return CheckTemporal(ctx, t.Address)
+	})
+	if err == nil {
+		err = waitReady(ctx, proc, 30*time.Second, func(ctx context.Context) error {
+			return checkHTTP(ctx, t.UIURL+"/")
+		})
+	}
+	if err != nil {
+		proc.stop(10 * time.Second)
+		return nil, err
+	}
+	return t, nil
+}
+
+// Stop shuts the server down.
+func (t *Temporal) Stop() { t.proc.stop(20 * time.Second) }
+
+// CheckTemporal dials address and asks the frontend for its health.
+func CheckTemporal(ctx context.Context, address string) error {
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort: address,
+		Logger:   sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)),
+	})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = c.CheckHealth(ctx, &client.CheckHealthRequest{})
+	return err
+}
+
+func checkHTTP(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s answered %d", url, resp.StatusCode)
+	}
+	return nil
+}

@@ -1,0 +1,76 @@
+package mail
+
+import (
+	"bytes"
+	"fmt"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+)
+
+// Rendered is a template's output.
+type Rendered struct {
+	Subject string
+	Text    string
+	HTML    string
+}
+
+type template struct {
+	subject *texttemplate.Template
+	text    *texttemplate.Template
+	html    *htmltemplate.Template
+	needs   []string
+}
+
+func newTemplate(name, subject, text, html string, needs ...string) template {
+	return template{
+		subject: texttemplate.Must(texttemplate.New(name + ".subject").Option("missingkey=error").Parse(subject)),
+		text:    texttemplate.Must(texttemplate.New(name + ".text").Option("missingkey=error").Parse(text)),
+		html:    htmltemplate.Must(htmltemplate.New(name + ".html").Option("missingkey=error").Parse(html)),
+		needs:   needs,
+	}
+}
+
+// templates are the kinds of email the service sends. Data keys each needs
+// are listed so a bad call fails before anything is recorded.
+var templates = map[string]template{
+	"notice": newTemplate("notice",
+		`{{.subject}}`,
+		"{{.body}}\n",
+		`<p>{{.body}}</p>`,
+		"subject", "body"),
+	"confirm": newTemplate("confirm",
+		`Confirm your hackdesk account`,
+		"Hi {{.name}},\n\nConfirm your email address by opening this link (valid for 24 hours):\n\n{{.link}}\n\nIf you did not sign up, ignore this email.\n",
+		`<p>Hi {{.name}},</p><p>Confirm your email address by opening <a href="{{.link}}">this link</a> (valid for 24 hours).</p><p>If you did not sign up, ignore this email.</p>`,
+		"name", "link"),
+	"reset": newTemplate("reset",
+		`Reset your hackdesk password`,
+		"Hi {{.name}},\n\nSomeone asked to reset the password of this account. Open this link within 30 minutes to choose a new one:\n\n{{.link}}\n\nThe link works once. If it was not you, ignore this email; your password stays as it is.\n",
+		`<p>Hi {{.name}},</p><p>Someone asked to reset the password of this account. Open <a href="{{.link}}">this link</a> within 30 minutes to choose a new one.</p><p>The link works once. If it was not you, ignore this email; your password stays as it is.</p>`,
+		"name", "link"),
+}
+
+// Render fills the template of the given kind with data.
+func Render(kind string, data map[string]string) (Rendered, error) {
+	t, ok := templates[kind]
+	if !ok {
+		return Rendered{}, fmt.Errorf("unknown email kind %q", kind)
+	}
+	for _, k := range t.needs {
+		if strings.TrimSpace(data[k]) == "" {
+			return Rendered{}, fmt.Errorf("email kind %q needs %q", kind, k)
+		}
+	}
+	var subj, text, html bytes.Buffer
+	if err := t.subject.Execute(&subj, data); err != nil {
+		return Rendered{}, err
+	}
+	if err := t.text.Execute(&text, data); err != nil {
+		return Rendered{}, err
+	}
+	if err := t.html.Execute(&html, data); err != nil {
+		return Rendered{}, err
+	}
+	return Rendered{Subject: strings.TrimSpace(subj.String()), Text: text.String(), HTML: html.String()}, nil
+}

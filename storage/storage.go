@@ -1,0 +1,137 @@
+// Package storage is hackdesk's private object store: one S3 bucket,
+// reached through aws-sdk-go-v2 (versitygw locally and in tests).
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/s3"
+	"github.com/aws/aws-sdk-go-v2/service/s3/types"
+	"github.com/aws/smithy-go"
+
+	"hackdesk/config"
+)
+
+// ErrNotFound is returned for a key that holds no object.
+var ErrNotFound = errors.New("object not found")
+
+// Store is one bucket.
+type Store struct {
+	client  *s3.Client
+	presign *s3.PresignClient
+	bucket  string
+}
+
+// New builds a client for the configured endpoint. It does not connect.
+func New(cfg config.Config) *Store {
+	client := s3.New(s3.Options{
+		Region:       cfg.S3Region,
+		BaseEndpoint: aws.String(cfg.S3Endpoint),
+		Credentials:  credentials.NewStaticCredentialsProvider(cfg.S3AccessKey, cfg.S3SecretKey, ""),
+		UsePathStyle: true,
+		// versitygw and most S3 look-alikes do not speak the newer default
+		// checksum trailers.
+		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
+		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
+	})
+	return &Store{client: client, presign: s3.NewPresignClient(client), bucket: cfg.S3Bucket}
+}
+
+// Bucket returns the bucket name.
+func (s *Store) Bucket() string { return s.bucket }
+
+// EnsureBucket creates the bucket unless it exists already.
+func (s *Store) EnsureBucket(ctx context.Context) error {
+	_, err := s.client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &s.bucket})
+	if err == nil {
+		return nil
+	}
+	_, err = s.client.CreateBucket(ctx, &s3.CreateBucketInput{Bucket: &s.bucket})
+	var owned *types.BucketAlreadyOwnedByYou
+	var exists *types.BucketAlreadyExists
+	if err != nil && !errors.As(err, &owned) && !errors.As(err, &exists) {
+		return fmt.Errorf("create bucket %s: %w", s.bucket, err)
+	}
+	return nil
+}
+
+// Ping checks that the bucket answers.
+func (s *Store) Ping(ctx context.Context) error {
+	_, err := s.client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &s.bucket})
+	return err
+}
+
+// Put stores body under key.
+func (s *Store) Put(ctx context.Context, key, contentType string, body io.Reader, size int64) error {
+	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{
+		Bucket:        &s.bucket,
+		Key:           &key,
+		Body:          body,
+		ContentLength: aws.Int64(size),
+		ContentType:   aws.String(contentType),
+	})
+	return err
+}
+
+// Get opens the object at key; the caller closes it.
+func (s *Store) Get(ctx context.Context, key string) (io.ReadCloser, error) {
+	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key})
+	if isNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return out.Body, nil
+}
+
+// Exists reports whether key holds an object.
+func (s *Store) Exists(ctx context.Context, key string) (bool, error) {
+	_, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key})
+	if isNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// Delete removes key; deleting a missing object is not an error.
+func (s *Store) Delete(ctx context.Context, key string) error {
+	_, err := s.client.DeleteObject(ctx, &s3.DeleteObjectInput{Bucket: &s.bucket, Key: &key})
+	if isNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// PresignGet returns a time-limited download link that makes browsers save
+// the file under filename.
+func (s *Store) PresignGet(ctx context.Context, key, filename string, ttl time.Duration) (string, error) {
+	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{
+		Bucket:                     &s.bucket,
+		Key:                        &key,
+		ResponseContentDisposition: aws.String(fmt.Sprintf("attachment; filename=%q", filename)),
+	}, s3.WithPresignExpires(ttl))
+	if err != nil {
+		return "", err
+	}
+	return req.URL, nil
+}
+
+func isNotFound(err error) bool {
+	if err == nil {
+		return false
+	}
+	var nsk *types.NoSuchKey
+	var nf *types.NotFound
+	if errors.As(err, &nsk) || errors.As(err, &nf) {
+		return true
+	}
+	var apiErr smithy.APIError
+	return errors.As(err, &apiErr) && (apiErr.ErrorCode() == "NotFound" || apiErr.ErrorCode() == "NoSuchKey")
+}

@@ -1,0 +1,242 @@
+// Package testenv is the test harness: one throw-away PostgreSQL cluster,
+// Temporal dev server and versitygw per test binary, a freshly migrated
+// database and a private task queue per test, and a running App on port 0.
+//
+// Use it from TestMain:
+//
+//	func TestMain(m *testing.M) { testenv.Main(m) }
+package testenv
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"hackdesk/app"
+	"hackdesk/config"
+	"hackdesk/db"
+	"hackdesk/devstack"
+)
+
+// TimeZone is the zone tests run in: an odd, non-UTC offset catches code
+// that mixes local and UTC times.
+const TimeZone = "America/St_Johns"
+
+const templateDB = "hackdesk_template"
+
+var (
+	shared   *devstack.Stack
+	adminURL string
+)
+
+// Main starts the shared services, runs the tests and stops the services,
+// failing the binary when the services cannot start. If the test binary
+// dies, the services die with it (they get a parent-death signal).
+func Main(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	if err := SetTimeZone(); err != nil {
+		fmt.Fprintln(os.Stderr, "testenv:", err)
+		return 1
+	}
+	dir, err := os.MkdirTemp("", "hackdesk-test-*")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testenv:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	if err := os.Chmod(dir, 0o755); err != nil { // the PostgreSQL account must reach its cluster
+		fmt.Fprintln(os.Stderr, "testenv:", err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	base := config.Defaults()
+	base.DatabaseURL = os.Getenv("TEST_DATABASE_URL")
+	shared, err = devstack.Start(ctx, devstack.Options{Base: base, DataDir: dir, BinDir: BinDir(), Fast: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testenv: start services:", err)
+		return 1
+	}
+	defer shared.Close()
+	adminURL = shared.PostgresAdminURL()
+	if adminURL == "" {
+		adminURL = shared.Config.DatabaseURL
+	}
+	if err := prepareTemplate(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "testenv: migrate template database:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// SetTimeZone makes TimeZone the process's local zone.
+func SetTimeZone() error {
+	loc, err := time.LoadLocation(TimeZone)
+	if err != nil {
+		return err
+	}
+	time.Local = loc
+	return os.Setenv("TZ", TimeZone)
+}
+
+// RepoRoot is the directory holding go.mod.
+func RepoRoot() string {
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return dir
+		}
+	}
+}
+
+// BinDir is where the Makefile installs temporal and versitygw.
+func BinDir() string { return filepath.Join(RepoRoot(), "bin") }
+
+// prepareTemplate creates a migrated database that every test's database
+// is copied from.
+func prepareTemplate(ctx context.Context) error {
+	if err := dropDatabase(ctx, templateDB); err != nil {
+		return err
+	}
+	if err := devstack.CreateDatabase(ctx, adminURL, templateDB, ""); err != nil {
+		return err
+	}
+	store, err := db.Open(ctx, withDatabase(adminURL, templateDB))
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	_, err = store.MigrateUp(ctx)
+	return err
+}
+
+var templateMu sync.Mutex // CREATE DATABASE ... TEMPLATE needs the template idle
+
+// DatabaseURL creates a fresh, migrated database for t and drops it when t
+// ends. Sessions on it use TimeZone.
+func DatabaseURL(t testing.TB) string {
+	t.Helper()
+	if shared == nil {
+		t.Fatal("testenv: call testenv.Main from TestMain")
+	}
+	name := "t_" + randomHex(6)
+	ctx := context.Background()
+	templateMu.Lock()
+	err := devstack.CreateDatabase(ctx, adminURL, name, templateDB)
+	templateMu.Unlock()
+	if err != nil {
+		t.Fatalf("testenv: create database: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := dropDatabase(context.Background(), name); err != nil {
+			t.Logf("testenv: drop database %s: %v", name, err)
+		}
+	})
+	u, _ := url.Parse(withDatabase(adminURL, name))
+	q := u.Query()
+	q.Set("timezone", TimeZone)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// Store opens a store on a fresh database.
+func Store(t testing.TB) *db.Store {
+	t.Helper()
+	s, err := db.Open(context.Background(), DatabaseURL(t))
+	if err != nil {
+		t.Fatalf("testenv: open store: %v", err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// Config is a configuration for one test: a fresh database, the shared
+// Temporal server and bucket, a private task queue and the log mail driver.
+func Config(t testing.TB) config.Config {
+	t.Helper()
+	cfg := shared.Config
+	cfg.DatabaseURL = DatabaseURL(t)
+	cfg.TaskQueue = "hackdesk-test-" + randomHex(6)
+	cfg.HTTPAddr = "127.0.0.1:0"
+	cfg.PublicURL = "http://hackdesk.test"
+	cfg.MailDriver = "log"
+	return cfg
+}
+
+// Logger writes to t's log, so output shows only for failing tests.
+func Logger(t testing.TB) *slog.Logger {
+	return slog.New(slog.NewTextHandler(tWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+type tWriter struct{ t testing.TB }
+
+func (w tWriter) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// App starts an App (worker and API on a free port) for cfg and stops it
+// when t ends.
+func App(t testing.TB, cfg config.Config) *app.App {
+	t.Helper()
+	ctx := context.Background()
+	a, err := app.Open(ctx, cfg, Logger(t), io.Discard)
+	if err != nil {
+		t.Fatalf("testenv: open app: %v", err)
+	}
+	t.Cleanup(a.Close)
+	if err := a.StartWorker(); err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+	if err := a.Listen(); err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+	return a
+}
+
+func withDatabase(rawURL, name string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return rawURL
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+func dropDatabase(ctx context.Context, name string) error {
+	conn, err := pgx.Connect(ctx, adminURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	_, err = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+pgx.Identifier{name}.Sanitize()+" WITH (FORCE)")
+	return err
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		panic(errors.New("testenv: no randomness"))
+	}
+	return hex.EncodeToString(b)
+}
