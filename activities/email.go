@@ -28,9 +28,29 @@ type RecordEmailInput struct {
 	Data map[string]string
 }
 
+// errNotRecordedYet means the email was to be recorded by the transaction
+// that started the workflow, and that transaction has not committed (yet).
+var errNotRecordedYet = errors.New("email not recorded yet")
+
 // RecordEmail renders the email and stores it under its idempotency key.
-// Recording the same key again changes nothing and reports Created=false.
+// Recording the same key again changes nothing and returns false.
+//
+// Callers that record the email themselves, in the transaction that
+// creates what the email is about (a sign-up and its confirmation token),
+// start the workflow with no Data: then the row must appear, and until it
+// does the activity fails with a retryable error. Their secrets (links with
+// tokens) thus never enter the workflow history.
 func (a *Activities) RecordEmail(ctx context.Context, in RecordEmailInput) (bool, error) {
+	_, err := a.Store.EmailGetByKey(ctx, in.Key)
+	if err == nil {
+		return false, nil
+	}
+	if err = db.MapError(err); !errors.Is(err, db.ErrNotFound) {
+		return false, err
+	}
+	if in.Data == nil {
+		return false, errNotRecordedYet
+	}
 	r, err := mail.Render(in.Kind, in.Data)
 	if err != nil {
 		return false, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadEmail, err)

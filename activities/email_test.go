@@ -65,10 +65,21 @@ func TestRecordEmail(t *testing.T) {
 		t.Fatalf("stored %+v: the first recording must win and HTML must be escaped", e)
 	}
 
-	_, err = a.RecordEmail(ctx, activities.RecordEmailInput{Key: "k2", Kind: "nope", To: "a@example.com"})
+	_, err = a.RecordEmail(ctx, activities.RecordEmailInput{Key: "k2", Kind: "nope", To: "a@example.com",
+		Data: map[string]string{"x": "y"}})
 	var appErr *temporal.ApplicationError
 	if !errors.As(err, &appErr) || !appErr.NonRetryable() {
 		t.Fatalf("unknown kind: err = %v, want non-retryable", err)
+	}
+
+	// Without data the row must come from the starter's transaction: until
+	// it commits, the activity fails in a way Temporal retries.
+	_, err = a.RecordEmail(ctx, activities.RecordEmailInput{Key: "k3", Kind: "confirm", To: "a@example.com"})
+	if err == nil || (errors.As(err, &appErr) && appErr.NonRetryable()) {
+		t.Fatalf("missing row without data: err = %v, want retryable", err)
+	}
+	if _, err := s.EmailGetByKey(ctx, "k3"); err == nil {
+		t.Fatal("a row was recorded without data")
 	}
 }
 

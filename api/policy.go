@@ -68,12 +68,6 @@ type Authenticator interface {
 	Authenticate(r *http.Request) (*Principal, error)
 }
 
-// NoAuthenticator treats every request as anonymous.
-type NoAuthenticator struct{}
-
-// Authenticate always returns no principal.
-func (NoAuthenticator) Authenticate(*http.Request) (*Principal, error) { return nil, nil }
-
 type principalKey struct{}
 
 // principalFrom returns the caller put in the context by the policy

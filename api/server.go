@@ -28,8 +28,9 @@ type Deps struct {
 	Config   config.Config
 	Store    *db.Store
 	Temporal client.Client
-	Auth     Authenticator // nil means every caller is anonymous
+	Auth     Authenticator // nil means sessions in the store
 	Logger   *slog.Logger
+	Limits   *RateLimits // nil means DefaultRateLimits
 }
 
 // Server serves the API.
@@ -42,6 +43,9 @@ type Server struct {
 	log       *slog.Logger
 	policies  map[string]Policy
 	handler   http.Handler
+	limits    struct {
+		loginIP, loginEmail, forgotIP, forgotEmail limiter
+	}
 }
 
 // route is one row of the policy table.
@@ -59,6 +63,14 @@ func (s *Server) routes() []route {
 		{"GET", "/healthz", Public, s.healthz},
 		{"GET", "/readyz", Public, s.readyz},
 		{"GET", "/api/openapi.yaml", Public, s.openapi},
+		{"POST", "/api/auth/signup", Public, s.signup},
+		{"POST", "/api/auth/confirm", Public, s.confirm},
+		{"POST", "/api/auth/login", Public, s.login},
+		{"POST", "/api/auth/logout", Authenticated, s.logout},
+		{"POST", "/api/auth/forgot-password", Public, s.forgotPassword},
+		{"POST", "/api/auth/reset-password", Public, s.resetPassword},
+		{"GET", "/api/profile", Authenticated, s.getProfile},
+		{"PATCH", "/api/profile", Authenticated, s.patchProfile},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
 	}
 }
@@ -75,8 +87,16 @@ func New(d Deps) *Server {
 		policies:  map[string]Policy{},
 	}
 	if s.auth == nil {
-		s.auth = NoAuthenticator{}
+		s.auth = sessionAuth{store: d.Store}
 	}
+	limits := DefaultRateLimits
+	if d.Limits != nil {
+		limits = *d.Limits
+	}
+	s.limits.loginIP = newLimiter(limits.LoginPerIP)
+	s.limits.loginEmail = newLimiter(limits.LoginPerEmail)
+	s.limits.forgotIP = newLimiter(limits.ForgotPerIP)
+	s.limits.forgotEmail = newLimiter(limits.ForgotPerEmail)
 	if s.log == nil {
 		s.log = slog.Default()
 	}

@@ -10,6 +10,16 @@ import (
 	"github.com/google/uuid"
 )
 
+type AuthToken struct {
+	ID        uuid.UUID
+	ProfileID uuid.UUID
+	Purpose   string
+	TokenHash []byte
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    *time.Time
+}
+
 type Email struct {
 	ID             uuid.UUID
 	IdempotencyKey string
@@ -25,4 +35,43 @@ type Email struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	SentAt         *time.Time
+}
+
+type ExecRole struct {
+	ID        uuid.UUID
+	ProfileID uuid.UUID
+	Position  string
+	Subteam   *string
+	TermID    *uuid.UUID
+	Active    bool
+	CreatedAt time.Time
+}
+
+type Profile struct {
+	ID               uuid.UUID
+	Email            string
+	DisplayName      *string
+	PasswordHash     string
+	Role             string
+	EmailConfirmedAt *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+}
+
+type Session struct {
+	ID         uuid.UUID
+	TokenHash  []byte
+	ProfileID  uuid.UUID
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+	RevokedAt  *time.Time
+}
+
+type Term struct {
+	ID        uuid.UUID
+	Name      string
+	StartsAt  time.Time
+	EndsAt    time.Time
+	CreatedAt time.Time
 }

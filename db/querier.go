@@ -11,6 +11,12 @@ import (
 )
 
 type Querier interface {
+	AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams) (AuthToken, error)
+	// A new token of a purpose retires the older ones.
+	AuthTokenRetireAll(ctx context.Context, arg AuthTokenRetireAllParams) error
+	// Marks a live token used and returns it; no row when the token is unknown,
+	// used, expired or meant for another purpose.
+	AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (AuthToken, error)
 	EmailCount(ctx context.Context, arg EmailCountParams) (int64, error)
 	EmailGetByKey(ctx context.Context, idempotencyKey string) (Email, error)
 	// Records an email once per idempotency key; a second insert is a no-op.
@@ -21,6 +27,25 @@ type Querier interface {
 	EmailMarkPending(ctx context.Context, arg EmailMarkPendingParams) error
 	EmailMarkSending(ctx context.Context, id uuid.UUID) error
 	EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error
+	ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) error
+	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
+	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
+	ProfileGet(ctx context.Context, id uuid.UUID) (Profile, error)
+	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
+	ProfileInsert(ctx context.Context, arg ProfileInsertParams) (Profile, error)
+	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
+	ProfileSetPassword(ctx context.Context, arg ProfileSetPasswordParams) error
+	ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) (Profile, error)
+	// The profile with its active exec role, for GET /api/profile.
+	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
+	SessionInsert(ctx context.Context, arg SessionInsertParams) (Session, error)
+	// The caller behind a session token: live (not revoked, not past its
+	// absolute expiry, used within the idle window) with its current role and
+	// active exec role, read fresh on every request.
+	SessionPrincipal(ctx context.Context, arg SessionPrincipalParams) (SessionPrincipalRow, error)
+	SessionRevoke(ctx context.Context, id uuid.UUID) error
+	SessionRevokeAllForProfile(ctx context.Context, profileID uuid.UUID) (int64, error)
+	SessionTouch(ctx context.Context, id uuid.UUID) error
 }
 
 var _ Querier = (*Queries)(nil)

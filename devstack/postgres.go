@@ -40,13 +40,17 @@ type Postgres struct {
 	proc     *process
 }
 
+// pgSearchGlob is where pgBinary looks for versioned server binaries when
+// they are not on PATH; tests point it elsewhere.
+var pgSearchGlob = "/usr/lib/postgresql/*/bin/"
+
 // pgBinary finds a PostgreSQL server binary on PATH or under
 // /usr/lib/postgresql/<version>/bin, newest version first.
 func pgBinary(name string) (string, error) {
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
-	matches, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
+	matches, _ := filepath.Glob(pgSearchGlob + name)
 	sort.Slice(matches, func(i, j int) bool { return pgMajor(matches[i]) > pgMajor(matches[j]) })
 	if len(matches) == 0 {
 		return "", ErrNoPostgres

@@ -174,6 +174,7 @@ func TestNewSMTPSender(t *testing.T) {
 		{"ErrMissingHost", "smtp://", "SMTP_URL must look like"},
 		{"ErrMissingHostPathOnly", "mail.example.org", "SMTP_URL must look like"},
 		{"ErrBadPort", "smtp://mail.example.org:99999999999999999999", "bad port"},
+		{"ErrPortOutOfRange", "smtp://mail.example.org:99999", "bad port"},
 		{"ErrBadPortSyntax", "smtp://mail.example.org:abc", "SMTP_URL must look like"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -341,7 +342,7 @@ func TestSMTPSenderSend(t *testing.T) {
 		To:      "ada@example.org",
 		Subject: "Confirm your hackdesk account",
 		Text:    "Hi Ada, open the link to confirm.",
-		HTML:    "<p>Hi Ada, open the link to confirm.</p>",
+		HTML:    "<p>Hi Ada, open <a href=\"https://x.test/c\">the link</a>.</p>",
 	}
 
 	t.Run("OK", func(t *testing.T) {
@@ -366,7 +367,8 @@ func TestSMTPSenderSend(t *testing.T) {
 		for _, want := range []string{
 			"Subject: " + msg.Subject + "\n",
 			"Message-ID: <" + wantID + ">\n",
-			msg.Text,
+			"Content-Type: text/plain; charset=UTF-8\n\n" + msg.Text + "\n",
+			"Content-Type: text/html; charset=UTF-8\n",
 		} {
 			if !strings.Contains(sess.data, want) {
 				t.Errorf("DATA does not contain %q; got:\n%s", want, sess.data)

@@ -31,7 +31,7 @@ func NewSMTPSender(rawURL string) (*SMTPSender, error) {
 	opts := []gomail.Option{}
 	port := 0
 	if p := u.Port(); p != "" {
-		if port, err = strconv.Atoi(p); err != nil {
+		if port, err = strconv.Atoi(p); err != nil || port < 1 || port > 65535 {
 			return nil, errors.New("SMTP_URL has a bad port")
 		}
 	}
@@ -87,9 +87,11 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) (string, error) {
 	}
 	if err := client.DialAndSendWithContext(ctx, msg); err != nil {
 		var tpErr *textproto.Error
+		var sendErr *gomail.SendError // wraps the server's reply without Unwrap
 		var netErr net.Error
 		switch {
-		case errors.As(err, &tpErr) && tpErr.Code >= 500:
+		case errors.As(err, &tpErr) && tpErr.Code >= 500,
+			errors.As(err, &sendErr) && sendErr.ErrorCode() >= 500:
 			return "", &PermanentError{err}
 		case errors.As(err, &netErr):
 			return "", err

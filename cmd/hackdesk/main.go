@@ -20,11 +20,15 @@ commands:
   serve                run the API (production)
   worker               run the Temporal worker (production)
   migrate up|status    apply or list database migrations
+  users create --email E --name N [--role member|admin|superadmin] [--password P]
+                       create a confirmed account (password read from stdin if omitted)
+  users grant --email E [--role R] [--exec President|VP|none --subteam S]
+                       change an account's role or exec role
 `
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		var u usageError
@@ -41,7 +45,7 @@ type usageError struct{}
 
 func (usageError) Error() string { return "usage" }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return usageError{}
 	}
@@ -54,6 +58,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return runWorker(ctx, stderr)
 	case "migrate":
 		return runMigrate(ctx, args[1:], stdout, stderr)
+	case "users":
+		return runUsers(ctx, args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -1,0 +1,446 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/mail"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"hackdesk/apperr"
+	"hackdesk/auth"
+	"hackdesk/db"
+)
+
+// Lifetimes of the mailed one-time tokens.
+const (
+	confirmTokenTTL = 24 * time.Hour
+	resetTokenTTL   = 30 * time.Minute
+	// forgotFloor is the least time forgot-password takes, so a known and
+	// an unknown email answer alike.
+	forgotFloor = 400 * time.Millisecond
+)
+
+// userJSON is the profile as GET /api/profile shows it.
+type userJSON struct {
+	ID             uuid.UUID       `json:"id"`
+	Email          string          `json:"email"`
+	DisplayName    *string         `json:"display_name"`
+	Role           string          `json:"role"`
+	EmailConfirmed bool            `json:"email_confirmed"`
+	ExecRole       *execRoleJSON   `json:"exec_role"`
+	Membership     *membershipJSON `json:"membership"`
+}
+
+type execRoleJSON struct {
+	Position string     `json:"position"`
+	Subteam  *string    `json:"subteam"`
+	TermID   *uuid.UUID `json:"term_id"`
+}
+
+// membershipJSON is filled in once memberships exist (membership issue).
+type membershipJSON struct {
+	ID     uuid.UUID  `json:"id"`
+	TermID uuid.UUID  `json:"term_id"`
+	Status string     `json:"status"`
+	PaidAt *time.Time `json:"paid_at"`
+}
+
+func (s *Server) loadUser(ctx context.Context, q *db.Queries, id uuid.UUID) (userJSON, error) {
+	v, err := q.ProfileView(ctx, id)
+	if err != nil {
+		return userJSON{}, err
+	}
+	u := userJSON{ID: v.ID, Email: v.Email, DisplayName: v.DisplayName, Role: v.Role,
+		EmailConfirmed: v.EmailConfirmedAt != nil}
+	if v.ExecPosition != nil {
+		u.ExecRole = &execRoleJSON{Position: *v.ExecPosition, Subteam: v.ExecSubteam, TermID: v.ExecTermID}
+	}
+	return u, nil
+}
+
+// normalizeEmail checks an address and returns it trimmed, or a reason.
+func normalizeEmail(raw string) (string, string) {
+	e := strings.TrimSpace(raw)
+	if e == "" {
+		return "", "is required"
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e || a.Name != "" || len(e) > 254 {
+		return "", "must be an email address"
+	}
+	return e, ""
+}
+
+func checkDisplayName(raw string) (string, string) {
+	n := strings.TrimSpace(raw)
+	switch {
+	case n == "":
+		return "", "is required"
+	case len([]rune(n)) > 100:
+		return "", "must be at most 100 characters"
+	}
+	return n, ""
+}
+
+type signupRequest struct {
+	Email       string `json:"email"`
+	Password    string `json:"password"`
+	DisplayName string `json:"display_name"`
+}
+
+func (r *signupRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	var why string
+	if r.Email, why = normalizeEmail(r.Email); why != "" {
+		f.Add("email", why)
+	}
+	if why = auth.CheckPassword(r.Password); why != "" {
+		f.Add("password", why)
+	}
+	if r.DisplayName, why = checkDisplayName(r.DisplayName); why != "" {
+		f.Add("display_name", why)
+	}
+	return f
+}
+
+var errEmailTaken = apperr.New(apperr.Conflict, "Email already registered")
+
+// signup creates an unconfirmed account and mails a confirmation link.
+func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
+	var req signupRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	hash, err := auth.HashPassword(req.Password, auth.DefaultParams)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	var user userJSON
+	err = s.store.InTx(ctx, func(q *db.Queries) error {
+		p, err := q.ProfileInsert(ctx, db.ProfileInsertParams{
+			Email: req.Email, DisplayName: &req.DisplayName, PasswordHash: hash, Role: "member",
+		})
+		if err != nil {
+			if errors.Is(db.MapError(err), db.ErrConflict) {
+				return errEmailTaken
+			}
+			return err
+		}
+		if err := s.mailToken(ctx, q, p, "confirm", confirmTokenTTL, "/auth/confirm"); err != nil {
+			return err
+		}
+		user, err = s.loadUser(ctx, q, p.ID)
+		return err
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"user": user})
+}
+
+// mailToken issues a one-time token of the given purpose (retiring older
+// ones) and mails the link {PUBLIC_URL}{path}?token=... inside the caller's
+// transaction.
+func (s *Server) mailToken(ctx context.Context, q *db.Queries, p db.Profile, purpose string, ttl time.Duration, path string) error {
+	if err := q.AuthTokenRetireAll(ctx, db.AuthTokenRetireAllParams{ProfileID: p.ID, Purpose: purpose}); err != nil {
+		return err
+	}
+	tok, hash, err := auth.NewToken()
+	if err != nil {
+		return err
+	}
+	t, err := q.AuthTokenInsert(ctx, db.AuthTokenInsertParams{
+		ProfileID: p.ID, Purpose: purpose, TokenHash: hash, ExpiresAt: time.Now().Add(ttl),
+	})
+	if err != nil {
+		return err
+	}
+	name := p.Email
+	if p.DisplayName != nil {
+		name = *p.DisplayName
+	}
+	link := strings.TrimRight(s.cfg.PublicURL, "/") + path + "?token=" + url.QueryEscape(tok)
+	return s.sendEmail(ctx, q, purpose+":"+t.ID.String(), purpose, p.Email,
+		map[string]string{"name": name, "link": link})
+}
+
+type tokenRequest struct {
+	Token string `json:"token"`
+}
+
+func (r *tokenRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if r.Token = strings.TrimSpace(r.Token); r.Token == "" {
+		f.Add("token", "is required")
+	}
+	return f
+}
+
+var errBadToken = apperr.WithMessage(apperr.Invalid, "Invalid or expired token",
+	"The link is invalid, already used or expired; ask for a new one")
+
+// useToken consumes a live token of the given purpose.
+func useToken(ctx context.Context, q *db.Queries, token, purpose string) (db.AuthToken, error) {
+	if !auth.PlausibleToken(token) {
+		return db.AuthToken{}, errBadToken
+	}
+	t, err := q.AuthTokenUse(ctx, db.AuthTokenUseParams{TokenHash: auth.HashToken(token), Purpose: purpose})
+	if errors.Is(db.MapError(err), db.ErrNotFound) {
+		return t, errBadToken
+	}
+	return t, err
+}
+
+// confirm marks the email of the token's account confirmed.
+func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
+	var req tokenRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	ctx := r.Context()
+	err := s.store.InTx(ctx, func(q *db.Queries) error {
+		t, err := useToken(ctx, q, req.Token, "confirm")
+		if err != nil {
+			return err
+		}
+		return q.ProfileConfirmEmail(ctx, t.ProfileID)
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+}
+
+type loginRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+func (r *loginRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if strings.TrimSpace(r.Email) == "" {
+		f.Add("email", "is required")
+	}
+	if r.Password == "" {
+		f.Add("password", "is required")
+	}
+	return f
+}
+
+var errBadCredentials = apperr.New(apperr.Unauthorized, "Invalid email or password")
+
+// login checks the password and opens a session (token in the body and an
+// HttpOnly cookie). An unknown email costs the same hashing time as a wrong
+// password.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	var req loginRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if !allow(w, r,
+		s.limits.loginIP.over(w, r, clientIP(r)),
+		s.limits.loginEmail.over(w, r, emailKey(req.Email))) {
+		return
+	}
+	ctx := r.Context()
+	p, err := s.store.ProfileGetByEmail(ctx, strings.TrimSpace(req.Email))
+	if errors.Is(db.MapError(err), db.ErrNotFound) {
+		auth.SpendVerifyTime(req.Password)
+		writeError(w, r, errBadCredentials)
+		return
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ok, err := auth.VerifyPassword(req.Password, p.PasswordHash)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if !ok {
+		writeError(w, r, errBadCredentials)
+		return
+	}
+	if p.EmailConfirmedAt == nil {
+		writeError(w, r, apperr.WithMessage(apperr.Forbidden, "Email not confirmed",
+			"Open the link in the confirmation email first"))
+		return
+	}
+	tok, hash, err := auth.NewToken()
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	if _, err := s.store.SessionInsert(ctx, db.SessionInsertParams{
+		TokenHash: hash, ProfileID: p.ID, ExpiresAt: time.Now().Add(sessionAbsolute),
+	}); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	user, err := s.loadUser(ctx, s.store.Queries, p.ID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.setSessionCookie(w, tok, sessionAbsolute)
+	writeJSON(w, http.StatusOK, map[string]any{"token": tok, "user": user})
+}
+
+// logout revokes the caller's session and clears the cookie.
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	p := principalFrom(r.Context())
+	if err := s.store.SessionRevoke(r.Context(), p.SessionID); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.setSessionCookie(w, "", -time.Second)
+	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+}
+
+type forgotRequest struct {
+	Email string `json:"email"`
+}
+
+func (r *forgotRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if strings.TrimSpace(r.Email) == "" {
+		f.Add("email", "is required")
+	}
+	return f
+}
+
+// forgotPassword mails a reset link when the account exists. The answer,
+// and the time it takes, are the same either way.
+func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	var req forgotRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if !allow(w, r,
+		s.limits.forgotIP.over(w, r, clientIP(r)),
+		s.limits.forgotEmail.over(w, r, emailKey(req.Email))) {
+		return
+	}
+	ctx := r.Context()
+	err := s.store.InTx(ctx, func(q *db.Queries) error {
+		p, err := q.ProfileGetByEmail(ctx, strings.TrimSpace(req.Email))
+		if errors.Is(db.MapError(err), db.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return s.mailToken(ctx, q, p, "reset", resetTokenTTL, "/reset-password")
+	})
+	if err != nil {
+		// Logged, but the answer must not tell the two cases apart.
+		s.log.ErrorContext(ctx, "forgot-password", "err", err)
+	}
+	if wait := forgotFloor - time.Since(start); wait > 0 {
+		time.Sleep(wait)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true,
+		"message": "If an account exists for that email, a reset link is on its way. It works once, within 30 minutes."})
+}
+
+type resetRequest struct {
+	Token    string `json:"token"`
+	Password string `json:"password"`
+}
+
+func (r *resetRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if r.Token = strings.TrimSpace(r.Token); r.Token == "" {
+		f.Add("token", "is required")
+	}
+	if why := auth.CheckPassword(r.Password); why != "" {
+		f.Add("password", why)
+	}
+	return f
+}
+
+// resetPassword sets a new password with a reset token and revokes every
+// session of the account. Holding the link also proves the email address.
+func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
+	var req resetRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	hash, err := auth.HashPassword(req.Password, auth.DefaultParams)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	err = s.store.InTx(ctx, func(q *db.Queries) error {
+		t, err := useToken(ctx, q, req.Token, "reset")
+		if err != nil {
+			return err
+		}
+		if err := q.ProfileSetPassword(ctx, db.ProfileSetPasswordParams{ID: t.ProfileID, PasswordHash: hash}); err != nil {
+			return err
+		}
+		if err := q.ProfileConfirmEmail(ctx, t.ProfileID); err != nil {
+			return err
+		}
+		_, err = q.SessionRevokeAllForProfile(ctx, t.ProfileID)
+		return err
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+}
+
+func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) {
+	u, err := s.loadUser(r.Context(), s.store.Queries, principalFrom(r.Context()).ProfileID)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, u)
+}
+
+type profilePatch struct {
+	DisplayName *string `json:"display_name"`
+}
+
+func (r *profilePatch) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if r.DisplayName == nil {
+		f.Add("display_name", "is required")
+		return f
+	}
+	n, why := checkDisplayName(*r.DisplayName)
+	if why != "" {
+		f.Add("display_name", why)
+	}
+	r.DisplayName = &n
+	return f
+}
+
+func (s *Server) patchProfile(w http.ResponseWriter, r *http.Request) {
+	var req profilePatch
+	if !decode(w, r, &req) {
+		return
+	}
+	ctx := r.Context()
+	id := principalFrom(ctx).ProfileID
+	if _, err := s.store.ProfileSetDisplayName(ctx, db.ProfileSetDisplayNameParams{ID: id, DisplayName: req.DisplayName}); err != nil {
+		writeError(w, r, err)
+		return
+	}
+	s.getProfile(w, r)
+}

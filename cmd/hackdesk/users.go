@@ -1,0 +1,75 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"hackdesk/app"
+	"hackdesk/config"
+	"hackdesk/db"
+)
+
+// runUsers is `hackdesk users create|grant`, for bootstrapping the first
+// superadmin and exec roles from the shell.
+func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 || (args[0] != "create" && args[0] != "grant") {
+		return usageError{}
+	}
+	fs := flag.NewFlagSet("users "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	email := fs.String("email", "", "account email (required)")
+	var name, password, role, exec, subteam *string
+	if args[0] == "create" {
+		name = fs.String("name", "", "display name")
+		password = fs.String("password", "", "password (8-128 characters); read from standard input when omitted")
+		role = fs.String("role", "member", "member, admin or superadmin")
+	} else {
+		role = fs.String("role", "", "member, admin or superadmin")
+		exec = fs.String("exec", "", "President, VP, or none to end the exec role")
+		subteam = fs.String("subteam", "", "the VP's subteam")
+	}
+	if err := fs.Parse(args[1:]); err != nil {
+		return usageError{}
+	}
+	if *email == "" {
+		return fmt.Errorf("users %s: --email is required", args[0])
+	}
+	cfg, err := loadConfig(config.RoleMigrate)
+	if err != nil {
+		return err
+	}
+	store, err := db.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+
+	if args[0] == "create" {
+		if *password == "" {
+			if f, ok := stdin.(*os.File); ok && f == os.Stdin {
+				fmt.Fprint(stderr, "password: ")
+			}
+			line, err := bufio.NewReader(stdin).ReadString('\n')
+			if err != nil && line == "" {
+				return fmt.Errorf("users create: no password given")
+			}
+			*password = strings.TrimRight(line, "\r\n")
+		}
+		p, err := app.CreateUser(ctx, store, *email, *name, *password, *role)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "created %s (%s) id %s\n", p.Email, p.Role, p.ID)
+		return nil
+	}
+	if err := app.GrantRole(ctx, store, *email, app.Grant{Role: *role, Exec: *exec, Subteam: *subteam}); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "updated %s\n", *email)
+	return nil
+}

@@ -1,0 +1,171 @@
+package config
+
+import (
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// envNames are every variable FromEnv reads.
+var envNames = []string{
+	"DATABASE_URL", "TEMPORAL_ADDRESS", "TEMPORAL_NAMESPACE", "TEMPORAL_TASK_QUEUE",
+	"HTTP_ADDR", "PUBLIC_URL", "S3_ENDPOINT", "S3_REGION", "S3_BUCKET",
+	"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "MAIL_DRIVER", "MAIL_FROM",
+	"SMTP_URL", "SES_REGION", "GITHUB_TOKEN", "GITHUB_ORG", "GITHUB_API_URL",
+	"WEBHOOK_SIGNING_KEY", "LOG_FORMAT", "RECEIPT_SENDER_DOMAINS", "RESUME_CLEANUP_GRACE",
+}
+
+// clearEnv unsets every variable FromEnv reads for the rest of the test.
+func clearEnv(t *testing.T) {
+	t.Helper()
+	for _, name := range envNames {
+		t.Setenv(name, "") // registers the restore of the original value
+		if err := os.Unsetenv(name); err != nil {
+			t.Fatalf("unset %s: %v", name, err)
+		}
+	}
+}
+
+func TestFromEnv(t *testing.T) {
+	t.Run("OKDefaults", func(t *testing.T) {
+		clearEnv(t)
+		got := FromEnv()
+		want := Defaults()
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("got %+v, want %+v", got, want)
+		}
+		if got.ResumeCleanupGrace != time.Hour {
+			t.Errorf("ResumeCleanupGrace: got %v, want %v", got.ResumeCleanupGrace, time.Hour)
+		}
+		if got.MailDriver != "log" || got.LogFormat != "text" || got.HTTPAddr != "127.0.0.1:8080" {
+			t.Errorf("defaults: got MailDriver=%q LogFormat=%q HTTPAddr=%q", got.MailDriver, got.LogFormat, got.HTTPAddr)
+		}
+		if got.DatabaseURL != "" || got.ReceiptSenderDomains != nil {
+			t.Errorf("unset values: got DatabaseURL=%q ReceiptSenderDomains=%q, want empty", got.DatabaseURL, got.ReceiptSenderDomains)
+		}
+	})
+
+	t.Run("OKEmptyKeepsDefault", func(t *testing.T) {
+		clearEnv(t)
+		t.Setenv("MAIL_DRIVER", "")
+		t.Setenv("RESUME_CLEANUP_GRACE", "")
+		got := FromEnv()
+		if got.MailDriver != "log" || got.ResumeCleanupGrace != time.Hour {
+			t.Errorf("got MailDriver=%q ResumeCleanupGrace=%v, want %q and %v", got.MailDriver, got.ResumeCleanupGrace, "log", time.Hour)
+		}
+	})
+
+	t.Run("OKOverrides", func(t *testing.T) {
+		clearEnv(t)
+		t.Setenv("DATABASE_URL", "postgres://u:p@db:5432/hackdesk")
+		t.Setenv("RECEIPT_SENDER_DOMAINS", " Example.ORG ,, mail.Example.com,  ,LOWER.net ")
+		t.Setenv("RESUME_CLEANUP_GRACE", "90s")
+		t.Setenv("MAIL_DRIVER", "smtp")
+		t.Setenv("SMTP_URL", "smtp://mail:25")
+		got := FromEnv()
+		if want := "postgres://u:p@db:5432/hackdesk"; got.DatabaseURL != want {
+			t.Errorf("DatabaseURL: got %q, want %q", got.DatabaseURL, want)
+		}
+		if want := []string{"example.org", "mail.example.com", "lower.net"}; !reflect.DeepEqual(got.ReceiptSenderDomains, want) {
+			t.Errorf("ReceiptSenderDomains: got %q, want %q", got.ReceiptSenderDomains, want)
+		}
+		if want := 90 * time.Second; got.ResumeCleanupGrace != want {
+			t.Errorf("ResumeCleanupGrace: got %v, want %v", got.ResumeCleanupGrace, want)
+		}
+		if got.MailDriver != "smtp" || got.SMTPURL != "smtp://mail:25" {
+			t.Errorf("mail: got MailDriver=%q SMTPURL=%q", got.MailDriver, got.SMTPURL)
+		}
+		// Settings not in the environment keep their defaults.
+		if want := Defaults().TemporalAddress; got.TemporalAddress != want {
+			t.Errorf("TemporalAddress: got %q, want default %q", got.TemporalAddress, want)
+		}
+	})
+
+	t.Run("OKBadGraceKeepsDefault", func(t *testing.T) {
+		clearEnv(t)
+		t.Setenv("RESUME_CLEANUP_GRACE", "soon")
+		if got := FromEnv().ResumeCleanupGrace; got != time.Hour {
+			t.Errorf("ResumeCleanupGrace: got %v, want default %v", got, time.Hour)
+		}
+	})
+
+	t.Run("OKOnlySeparators", func(t *testing.T) {
+		clearEnv(t)
+		t.Setenv("RECEIPT_SENDER_DOMAINS", " , ,")
+		if got := FromEnv().ReceiptSenderDomains; len(got) != 0 {
+			t.Errorf("ReceiptSenderDomains: got %q, want none", got)
+		}
+	})
+}
+
+// complete returns a Config that every role accepts.
+func complete() Config {
+	c := Defaults()
+	c.DatabaseURL = "postgres://u:p@127.0.0.1:5432/hackdesk"
+	c.S3Endpoint = "http://127.0.0.1:7070"
+	c.S3AccessKey = "access"
+	c.S3SecretKey = "secret"
+	return c
+}
+
+func TestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		role    Role
+		edit    func(*Config)
+		wantErr string // empty: must pass
+	}{
+		{"OK", RoleServe, func(*Config) {}, ""},
+		{"OKWorker", RoleWorker, func(*Config) {}, ""},
+		{"OKSMTP", RoleServe, func(c *Config) { c.MailDriver = "smtp"; c.SMTPURL = "smtp://u:p@mail:587" }, ""},
+		{"OKSES", RoleServe, func(c *Config) { c.MailDriver = "ses" }, ""},
+		{"OKWorkerIgnoresPublicURL", RoleWorker, func(c *Config) { c.PublicURL = "/relative" }, ""},
+		{"OKMigrateNeedsOnlyDatabase", RoleMigrate, func(c *Config) { *c = Config{DatabaseURL: "postgres://db/x"} }, ""},
+		{"ErrMigrateNoDatabaseURL", RoleMigrate, func(c *Config) { *c = Config{} }, "DATABASE_URL"},
+		{"ErrNoDatabaseURL", RoleServe, func(c *Config) { c.DatabaseURL = "" }, "DATABASE_URL"},
+		{"ErrNoS3Endpoint", RoleServe, func(c *Config) { c.S3Endpoint = "" }, "S3_ENDPOINT"},
+		{"ErrNoS3SecretKey", RoleWorker, func(c *Config) { c.S3SecretKey = "" }, "S3_SECRET_ACCESS_KEY"},
+		{"ErrRelativePublicURL", RoleServe, func(c *Config) { c.PublicURL = "/hackdesk" }, "PUBLIC_URL"},
+		{"ErrPublicURLNoHost", RoleServe, func(c *Config) { c.PublicURL = "https://" }, "PUBLIC_URL"},
+		{"ErrPublicURLScheme", RoleServe, func(c *Config) { c.PublicURL = "ftp://example.org" }, "PUBLIC_URL"},
+		{"ErrSMTPWithoutURL", RoleServe, func(c *Config) { c.MailDriver = "smtp" }, "SMTP_URL"},
+		{"ErrUnknownMailDriver", RoleServe, func(c *Config) { c.MailDriver = "carrier-pigeon" }, "MAIL_DRIVER"},
+		{"ErrLogFormat", RoleWorker, func(c *Config) { c.LogFormat = "xml" }, "LOG_FORMAT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := complete()
+			tc.edit(&c)
+			err := c.Validate(tc.role)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Validate: got %v, want nil", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("Validate: got nil, want an error naming %s", tc.wantErr)
+			}
+			if !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("Validate: error %q does not name %s", err, tc.wantErr)
+			}
+		})
+	}
+}
+
+func TestSecureCookies(t *testing.T) {
+	for _, tc := range []struct {
+		name, url string
+		want      bool
+	}{
+		{"OKHTTPS", "https://hackdesk.example", true},
+		{"OKHTTP", "http://127.0.0.1:8080", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (Config{PublicURL: tc.url}).SecureCookies(); got != tc.want {
+				t.Errorf("SecureCookies(%q): got %v, want %v", tc.url, got, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,33 @@
+-- name: ProfileInsert :one
+INSERT INTO profiles (email, display_name, password_hash, role, email_confirmed_at)
+VALUES (@email, @display_name, @password_hash, @role, @email_confirmed_at)
+RETURNING *;
+
+-- name: ProfileGet :one
+SELECT * FROM profiles WHERE id = $1;
+
+-- name: ProfileGetByEmail :one
+SELECT * FROM profiles WHERE lower(email) = lower(@email::text);
+
+-- name: ProfileConfirmEmail :exec
+UPDATE profiles SET email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+WHERE id = $1;
+
+-- name: ProfileSetPassword :exec
+UPDATE profiles SET password_hash = @password_hash, updated_at = now() WHERE id = @id;
+
+-- name: ProfileSetDisplayName :one
+UPDATE profiles SET display_name = @display_name, updated_at = now() WHERE id = @id
+RETURNING *;
+
+-- name: ProfileSetRole :one
+UPDATE profiles SET role = @role, updated_at = now() WHERE id = @id
+RETURNING *;
+
+-- name: ProfileView :one
+-- The profile with its active exec role, for GET /api/profile.
+SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
+       e.position AS exec_position, e.subteam AS exec_subteam, e.term_id AS exec_term_id
+FROM profiles p
+LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
+WHERE p.id = $1;
