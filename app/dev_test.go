@@ -62,6 +62,44 @@ func TestDev(t *testing.T) {
 		t.Fatalf("anonymous GET /api/admin/emails = %d, want 401", got)
 	}
 
+	// A sign-up over HTTP records its confirmation email and starts
+	// SendEmail on the real Temporal server.
+	resp, err := http.Post(d.URL()+"/api/auth/signup", "application/json",
+		strings.NewReader(`{"email":"grace@example.com","password":"cobol-compiler","display_name":"Grace"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("signup = %d, want 201", resp.StatusCode)
+	}
+	var confirmKey string
+	if err := d.Store.Pool().QueryRow(ctx, `SELECT idempotency_key FROM emails WHERE kind = 'confirm'`).Scan(&confirmKey); err != nil {
+		t.Fatalf("confirmation email not recorded: %v", err)
+	}
+	var first workflows.SendEmailResult
+	if err := d.Temporal.GetWorkflow(ctx, workflows.SendEmailID(confirmKey), "").Get(ctx, &first); err != nil || first.Status != "sent" {
+		t.Fatalf("confirmation SendEmail run = %+v, %v; want sent", first, err)
+	}
+	testenv.RecordHistory(t, d.Temporal, workflows.SendEmailID(confirmKey), "send_email_prerecorded")
+	// Starting it again under the same key records and sends nothing new.
+	again, err := workflows.Start(ctx, d.Temporal, d.Config.TaskQueue, workflows.SendEmailID(confirmKey)+":again",
+		workflows.SendEmail, workflows.SendEmailInput{Key: confirmKey, Kind: "confirm", To: "grace@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var againRes workflows.SendEmailResult
+	if err := again.Get(ctx, &againRes); err != nil || againRes.Recorded || againRes.Status != "sent" {
+		t.Fatalf("second start = %+v, %v; want not recorded, sent", againRes, err)
+	}
+	var confirmRows int
+	if err := d.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM emails WHERE kind = 'confirm' AND status = 'sent' AND attempts = 1`).Scan(&confirmRows); err != nil || confirmRows != 1 {
+		t.Fatalf("confirmation emails sent once: %d (%v), want 1", confirmRows, err)
+	}
+	if n := strings.Count(mailOut.String(), "Subject: Confirm your hackdesk account"); n != 1 {
+		t.Fatalf("confirmation printed %d times, want 1", n)
+	}
+
 	in := workflows.SendEmailInput{Key: "dev-e2e:1", Kind: "notice", To: "ada@example.com",
 		Data: map[string]string{"subject": "Welcome", "body": "Hello from hackdesk"}}
 	id := workflows.SendEmailID(in.Key)
@@ -82,9 +120,8 @@ func TestDev(t *testing.T) {
 	testenv.RecordHistory(t, d.Temporal, id, "send_email")
 
 	var rows, sent int
-	err = d.Store.Pool().QueryRow(ctx,
-		`SELECT count(*), count(*) FILTER (WHERE status = 'sent' AND attempts = 1) FROM emails`).Scan(&rows, &sent)
-	if err != nil {
+	if err := d.Store.Pool().QueryRow(ctx,
+		`SELECT count(*), count(*) FILTER (WHERE status = 'sent' AND attempts = 1) FROM emails WHERE kind = 'notice'`).Scan(&rows, &sent); err != nil {
 		t.Fatal(err)
 	}
 	if rows != 1 || sent != 1 {
@@ -96,12 +133,12 @@ func TestDev(t *testing.T) {
 
 	// A run with a fresh ID but the same key (a workflow started again after
 	// its history was purged) still records and sends nothing new.
-	run, err := workflows.Start(ctx, d.Temporal, d.Config.TaskQueue, id+":again", workflows.SendEmail, in)
+	rerun, err := workflows.Start(ctx, d.Temporal, d.Config.TaskQueue, id+":again", workflows.SendEmail, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var res workflows.SendEmailResult
-	if err := run.Get(ctx, &res); err != nil {
+	if err := rerun.Get(ctx, &res); err != nil {
 		t.Fatal(err)
 	}
 	if res.Recorded || res.Status != "sent" {

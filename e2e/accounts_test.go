@@ -1,0 +1,265 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"hackdesk/app"
+	"hackdesk/db"
+)
+
+var linkToken = regexp.MustCompile(`\?token=([A-Za-z0-9_%-]+)`)
+
+// sentEmail waits until the newest email of kind to the address has been
+// sent by the SendEmail workflow, and returns it.
+func sentEmail(t *testing.T, a *app.App, to, kind string) db.Email {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rows, err := a.Store.EmailList(context.Background(), db.EmailListParams{ToAddress: &to, Kind: &kind, PageLimit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) == 1 && rows[0].Status == "sent" {
+			return rows[0]
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no sent %s email to %s (rows %+v)", kind, to, rows)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// tokenIn pulls the token out of the link in an email.
+func tokenIn(t *testing.T, e db.Email, wantPath string) string {
+	t.Helper()
+	if !strings.Contains(e.TextBody, "http://hackdesk.test"+wantPath+"?token=") {
+		t.Fatalf("email has no %s link built from PUBLIC_URL:\n%s", wantPath, e.TextBody)
+	}
+	m := linkToken.FindStringSubmatch(e.TextBody)
+	tok, err := url.QueryUnescape(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// signup registers an account and confirms it through the mailed link.
+func signup(t *testing.T, a *app.App, c *client, email, password, name string) {
+	t.Helper()
+	c.expect(http.StatusCreated, "POST", "/api/auth/signup",
+		map[string]string{"email": email, "password": password, "display_name": name})
+	tok := tokenIn(t, sentEmail(t, a, email, "confirm"), "/auth/confirm")
+	c.expect(http.StatusOK, "POST", "/api/auth/confirm", map[string]string{"token": tok})
+}
+
+// login returns a client holding a fresh session token.
+func login(t *testing.T, base *client, email, password string) *client {
+	t.Helper()
+	r := base.expect(http.StatusOK, "POST", "/api/auth/login", map[string]string{"email": email, "password": password})
+	var body struct {
+		Token string `json:"token"`
+	}
+	r.JSON(t, &body)
+	if body.Token == "" {
+		t.Fatalf("login body has no token: %s", r.Body)
+	}
+	return &client{t: t, base: base.base, token: body.Token}
+}
+
+func TestAccountLifecycle(t *testing.T) {
+	a, anon := newApp(t)
+	const email, pw = "Ada.Lovelace@example.com", "analytical-engine"
+
+	r := anon.expect(http.StatusCreated, "POST", "/api/auth/signup",
+		map[string]string{"email": email, "password": pw, "display_name": "  Ada Lovelace "})
+	var created struct {
+		User map[string]any `json:"user"`
+	}
+	r.JSON(t, &created)
+	if created.User["email"] != email || created.User["display_name"] != "Ada Lovelace" ||
+		created.User["role"] != "member" || created.User["email_confirmed"] != false {
+		t.Fatalf("signup user = %v", created.User)
+	}
+
+	t.Run("ErrDuplicateEmail", func(t *testing.T) {
+		r := anon.expect(http.StatusConflict, "POST", "/api/auth/signup",
+			map[string]string{"email": "ada.lovelace@EXAMPLE.com", "password": pw, "display_name": "Other"})
+		if r.Map(t)["error"] != "Email already registered" {
+			t.Fatalf("body %s", r.Body)
+		}
+	})
+	t.Run("ErrSignupValidation", func(t *testing.T) {
+		r := anon.expect(http.StatusBadRequest, "POST", "/api/auth/signup",
+			map[string]string{"email": "not-an-email", "password": "short", "display_name": ""})
+		var body errorJSON
+		r.JSON(t, &body)
+		if body.Error != "Validation failed" || len(body.Details) != 3 {
+			t.Fatalf("body %s", r.Body)
+		}
+	})
+	t.Run("ErrUnconfirmedLogin", func(t *testing.T) {
+		r := anon.expect(http.StatusForbidden, "POST", "/api/auth/login", map[string]string{"email": email, "password": pw})
+		if r.Map(t)["error"] != "Email not confirmed" {
+			t.Fatalf("body %s", r.Body)
+		}
+		// The password is checked first: a wrong one is 401 even unconfirmed.
+		anon.expect(http.StatusUnauthorized, "POST", "/api/auth/login", map[string]string{"email": email, "password": "wrong-password"})
+	})
+
+	confirmTok := tokenIn(t, sentEmail(t, a, email, "confirm"), "/auth/confirm")
+	anon.expect(http.StatusOK, "POST", "/api/auth/confirm", map[string]string{"token": confirmTok})
+	t.Run("ErrConfirmTokenReused", func(t *testing.T) {
+		r := anon.expect(http.StatusBadRequest, "POST", "/api/auth/confirm", map[string]string{"token": confirmTok})
+		if r.Map(t)["error"] != "Invalid or expired token" {
+			t.Fatalf("body %s", r.Body)
+		}
+	})
+
+	t.Run("ErrWrongPassword", func(t *testing.T) {
+		r := anon.expect(http.StatusUnauthorized, "POST", "/api/auth/login", map[string]string{"email": email, "password": "wrong-password"})
+		if r.Map(t)["error"] != "Invalid email or password" {
+			t.Fatalf("body %s", r.Body)
+		}
+		r = anon.expect(http.StatusUnauthorized, "POST", "/api/auth/login", map[string]string{"email": "nobody@example.com", "password": pw})
+		if r.Map(t)["error"] != "Invalid email or password" {
+			t.Fatalf("unknown email body %s", r.Body)
+		}
+	})
+
+	// Login is case-insensitive in the email.
+	me := login(t, anon, "ada.lovelace@example.com", pw)
+	r = me.expect(http.StatusOK, "GET", "/api/profile", nil)
+	profile := r.Map(t)
+	if profile["email"] != email || profile["email_confirmed"] != true || profile["exec_role"] != nil ||
+		profile["membership"] != nil || profile["role"] != "member" {
+		t.Fatalf("profile = %v", profile)
+	}
+	r = me.expect(http.StatusOK, "PATCH", "/api/profile", map[string]string{"display_name": "Countess Lovelace"})
+	if r.Map(t)["display_name"] != "Countess Lovelace" {
+		t.Fatalf("patched profile %s", r.Body)
+	}
+	me.expect(http.StatusBadRequest, "PATCH", "/api/profile", map[string]string{"display_name": "   "})
+	me.expect(http.StatusBadRequest, "PATCH", "/api/profile", map[string]string{"email": "x@example.com"})
+
+	t.Run("Cookie", func(t *testing.T) {
+		r := anon.expect(http.StatusOK, "GET", "/api/profile", nil, "Cookie", "hackdesk_session="+me.token)
+		if r.Map(t)["email"] != email {
+			t.Fatalf("cookie profile %s", r.Body)
+		}
+	})
+
+	t.Run("RoleChangeTakesEffectOnNextRequest", func(t *testing.T) {
+		me.expect(http.StatusForbidden, "GET", "/api/admin/emails", nil)
+		if err := app.GrantRole(context.Background(), a.Store, email, app.Grant{Role: "superadmin"}); err != nil {
+			t.Fatal(err)
+		}
+		r := me.expect(http.StatusOK, "GET", "/api/admin/emails?kind=confirm", nil)
+		var list struct {
+			Emails []map[string]any `json:"emails"`
+			Total  int              `json:"total"`
+		}
+		r.JSON(t, &list)
+		if list.Total != 1 || list.Emails[0]["to"] != email || list.Emails[0]["status"] != "sent" {
+			t.Fatalf("admin emails %s", r.Body)
+		}
+		if err := app.GrantRole(context.Background(), a.Store, email, app.Grant{Role: "member"}); err != nil {
+			t.Fatal(err)
+		}
+		me.expect(http.StatusForbidden, "GET", "/api/admin/emails", nil)
+	})
+
+	// Forgot and reset.
+	other := login(t, anon, email, pw)
+	start := time.Now()
+	r = anon.expect(http.StatusOK, "POST", "/api/auth/forgot-password", map[string]string{"email": email})
+	knownBody := string(r.Body)
+	knownTook := time.Since(start)
+	r = anon.expect(http.StatusOK, "POST", "/api/auth/forgot-password", map[string]string{"email": "ghost@example.com"})
+	if string(r.Body) != knownBody {
+		t.Fatalf("forgot-password answers differ: %s vs %s", knownBody, r.Body)
+	}
+	if knownTook < 400*time.Millisecond {
+		t.Fatalf("forgot-password took %v, below its constant floor", knownTook)
+	}
+	resetTok := tokenIn(t, sentEmail(t, a, email, "reset"), "/reset-password")
+	anon.expect(http.StatusBadRequest, "POST", "/api/auth/reset-password", map[string]string{"token": resetTok, "password": "short"})
+	anon.expect(http.StatusOK, "POST", "/api/auth/reset-password", map[string]string{"token": resetTok, "password": "difference-engine"})
+
+	t.Run("OldSessionsRevokedByReset", func(t *testing.T) {
+		me.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)
+		other.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)
+		anon.expect(http.StatusUnauthorized, "POST", "/api/auth/login", map[string]string{"email": email, "password": pw})
+	})
+	t.Run("ErrResetTokenReused", func(t *testing.T) {
+		r := anon.expect(http.StatusBadRequest, "POST", "/api/auth/reset-password",
+			map[string]string{"token": resetTok, "password": "another-password"})
+		if r.Map(t)["error"] != "Invalid or expired token" {
+			t.Fatalf("body %s", r.Body)
+		}
+	})
+	t.Run("ErrResetTokenExpired", func(t *testing.T) {
+		anon.expect(http.StatusOK, "POST", "/api/auth/forgot-password", map[string]string{"email": email})
+		tok := tokenIn(t, sentEmail(t, a, email, "reset"), "/reset-password")
+		if tok == resetTok {
+			t.Fatal("a second reset mailed the same token")
+		}
+		if _, err := a.Store.Pool().Exec(context.Background(),
+			`UPDATE auth_tokens SET created_at = now() - interval '31 minutes', expires_at = now() - interval '1 minute' WHERE purpose = 'reset' AND used_at IS NULL`); err != nil {
+			t.Fatal(err)
+		}
+		anon.expect(http.StatusBadRequest, "POST", "/api/auth/reset-password", map[string]string{"token": tok, "password": "another-password"})
+	})
+
+	// Logout revokes the session.
+	fresh := login(t, anon, email, "difference-engine")
+	fresh.expect(http.StatusOK, "GET", "/api/profile", nil)
+	r = fresh.expect(http.StatusOK, "POST", "/api/auth/logout", nil)
+	if sc := r.Header.Get("Set-Cookie"); !strings.Contains(sc, "hackdesk_session=;") || !strings.Contains(sc, "Max-Age=0") {
+		t.Fatalf("logout Set-Cookie = %q, want the cookie cleared", sc)
+	}
+	fresh.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)
+}
+
+func TestLoginSetsCookie(t *testing.T) {
+	a, anon := newApp(t)
+	signup(t, a, anon, "grace@example.com", "cobol-compiler", "Grace Hopper")
+	r := anon.expect(http.StatusOK, "POST", "/api/auth/login", map[string]string{"email": "grace@example.com", "password": "cobol-compiler"})
+	sc := r.Header.Get("Set-Cookie")
+	for _, want := range []string{"hackdesk_session=", "HttpOnly", "SameSite=Lax", "Path=/"} {
+		if !strings.Contains(sc, want) {
+			t.Fatalf("Set-Cookie %q lacks %q", sc, want)
+		}
+	}
+	if strings.Contains(sc, "Secure") {
+		t.Fatalf("Set-Cookie %q is Secure although PUBLIC_URL is http", sc)
+	}
+}
+
+func TestSessionExpiry(t *testing.T) {
+	a, anon := newApp(t)
+	signup(t, a, anon, "linus@example.com", "penguin-kernel", "Linus")
+	idle := login(t, anon, "linus@example.com", "penguin-kernel")
+	absolute := login(t, anon, "linus@example.com", "penguin-kernel")
+	ctx := context.Background()
+	if _, err := a.Store.Pool().Exec(ctx, `UPDATE sessions SET last_seen_at = now() - interval '8 days' WHERE token_hash = sha256($1::text::bytea)`, idle.token); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.Store.Pool().Exec(ctx, `UPDATE sessions SET created_at = now() - interval '31 days', expires_at = now() - interval '1 second' WHERE token_hash = sha256($1::text::bytea)`, absolute.token); err != nil {
+		t.Fatal(err)
+	}
+	idle.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)
+	absolute.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)
+	anon.expect(http.StatusUnauthorized, "GET", "/api/profile", nil, "Authorization", "Basic dXNlcjpwYXNz")
+}
+
+type errorJSON struct {
+	Error   string            `json:"error"`
+	Message string            `json:"message"`
+	Details map[string]string `json:"details"`
+}

@@ -1,0 +1,132 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
+
+	"hackdesk/api"
+	"hackdesk/app"
+	"hackdesk/auth"
+	"hackdesk/db"
+)
+
+// caller is one identity of the role matrix.
+type caller struct {
+	name  string
+	role  string // profile role; "" for anonymous
+	exec  string // exec position
+	email string
+}
+
+var callers = []caller{
+	{name: "anonymous"},
+	{name: "member", role: "member", email: "member@example.com"},
+	{name: "admin", role: "admin", email: "admin@example.com"},
+	{name: "superadmin", role: "superadmin", email: "super@example.com"},
+	{name: "VP", role: "member", exec: "VP", email: "vp@example.com"},
+	{name: "President", role: "member", exec: "President", email: "president@example.com"},
+}
+
+// allowed is the expected outcome of the policy table, written out here
+// independently of the code under test.
+var allowed = map[string]map[string]bool{
+	"public":        {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
+	"webhook":       {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
+	"authenticated": {"member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
+	"admin":         {"admin": true, "superadmin": true},
+	"superadmin":    {"superadmin": true},
+	"VP":            {"superadmin": true, "VP": true, "President": true},
+	"President":     {"superadmin": true, "President": true},
+}
+
+// newSession opens a session for a profile straight in the store, so the
+// matrix can use a fresh one per request (logout revokes its own).
+func newSession(t *testing.T, store *db.Store, profileID uuid.UUID) string {
+	t.Helper()
+	tok, hash, err := auth.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.SessionInsert(context.Background(), db.SessionInsertParams{
+		TokenHash: hash, ProfileID: profileID, ExpiresAt: time.Now().Add(time.Hour),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+var pathParam = regexp.MustCompile(`\{[^}]+\}`)
+
+// TestRoleMatrix walks every route registered on the router with every kind
+// of caller and checks the status class against the policy table. A route
+// without a policy fails the test.
+func TestRoleMatrix(t *testing.T) {
+	a, anon := newApp(t)
+	ctx := context.Background()
+	ids := map[string]uuid.UUID{}
+	for _, c := range callers[1:] {
+		p, err := app.CreateUser(ctx, a.Store, c.email, c.name, "matrix-password", c.role)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.exec != "" {
+			if err := app.GrantRole(ctx, a.Store, c.email, app.Grant{Exec: c.exec, Subteam: "design"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids[c.name] = p.ID
+	}
+
+	srv := api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Logger: a.Log})
+	routes := 0
+	err := chi.Walk(srv.Router(), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		routes++
+		policy, ok := srv.PolicyOf(method, route)
+		if !ok {
+			t.Errorf("%s %s has no policy in the route table", method, route)
+			return nil
+		}
+		want, ok := allowed[policy.String()]
+		if !ok {
+			t.Errorf("%s %s has policy %v, which the matrix does not know", method, route, policy)
+			return nil
+		}
+		path := pathParam.ReplaceAllStringFunc(route, func(string) string { return uuid.NewString() })
+		path = strings.TrimSuffix(path, "/*")
+		for _, c := range callers {
+			cl := &client{t: t, base: anon.base}
+			if c.role != "" {
+				cl.token = newSession(t, a.Store, ids[c.name])
+			}
+			var body any
+			if method == "POST" || method == "PATCH" || method == "PUT" {
+				body = map[string]any{}
+			}
+			got := cl.do(method, path, body).Status
+			switch {
+			case want[c.name] && (got == 401 || got == 403):
+				t.Errorf("%s %s (%v) as %s = %d, want access", method, route, policy, c.name, got)
+			case !want[c.name] && c.role == "" && got != 401:
+				t.Errorf("%s %s (%v) as %s = %d, want 401", method, route, policy, c.name, got)
+			case !want[c.name] && c.role != "" && got != 403:
+				t.Errorf("%s %s (%v) as %s = %d, want 403", method, route, policy, c.name, got)
+			case got >= 500:
+				t.Errorf("%s %s as %s = %d", method, route, c.name, got)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if routes < 10 {
+		t.Fatalf("walked only %d routes", routes)
+	}
+}
