@@ -262,3 +262,13 @@ func CreateDatabase(ctx context.Context, adminURL, name, template string) error 
 	_, err = conn.Exec(ctx, stmt)
 	return err
 }
+
+// DevDatabaseURL is the URL of the application database of a cluster that
+// `hackdesk dev` keeps under dataDir, for shell commands run beside it.
+func DevDatabaseURL(dataDir string, port int, database string) (string, error) {
+	pw, err := os.ReadFile(filepath.Join(dataDir, "postgres.password"))
+	if err != nil {
+		return "", fmt.Errorf("DATABASE_URL is not set and no dev cluster was found in %s (run `make run` first): %w", dataDir, err)
+	}
+	return pgURL(strings.TrimSpace(string(pw)), port, database), nil
+}

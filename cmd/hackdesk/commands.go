@@ -101,7 +101,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.SetOutput(stderr)
 	dataDir := fs.String("data", envOr("HACKDESK_DATA_DIR", ".data"), "directory for the local services' data")
 	binDir := fs.String("bin", envOr("HACKDESK_BIN_DIR", defaultBinDir()), "directory holding the temporal and versitygw binaries")
-	pgPort := fs.Int("postgres-port", 15432, "PostgreSQL port")
+	pgPort := fs.Int("postgres-port", devPostgresPort, "PostgreSQL port")
 	tPort := fs.Int("temporal-port", 7233, "Temporal frontend port")
 	uiPort := fs.Int("temporal-ui-port", 8233, "Temporal Web UI port")
 	s3Port := fs.Int("s3-port", 7070, "S3 (versitygw) port")
@@ -150,6 +150,9 @@ Press Ctrl-C to stop.
 `, d.URL(), d.URL(), uiURL, d.Config.S3Endpoint, d.Config.S3Bucket, *dataDir)
 	return d.Wait(ctx)
 }
+
+// devPostgresPort is where `hackdesk dev` runs its cluster by default.
+const devPostgresPort = 15432
 
 func envOr(name, def string) string {
 	if v := os.Getenv(name); v != "" {

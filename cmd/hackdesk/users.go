@@ -12,6 +12,7 @@ import (
 	"hackdesk/app"
 	"hackdesk/config"
 	"hackdesk/db"
+	"hackdesk/devstack"
 )
 
 // runUsers is `hackdesk users create|grant`, for bootstrapping the first
@@ -39,9 +40,14 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *email == "" {
 		return fmt.Errorf("users %s: --email is required", args[0])
 	}
-	cfg, err := loadConfig(config.RoleMigrate)
-	if err != nil {
-		return err
+	// Beside `hackdesk dev`, the dev cluster is the default database.
+	cfg := config.FromEnv()
+	if cfg.DatabaseURL == "" {
+		url, err := devstack.DevDatabaseURL(envOr("HACKDESK_DATA_DIR", ".data"), devPostgresPort, "hackdesk")
+		if err != nil {
+			return err
+		}
+		cfg.DatabaseURL = url
 	}
 	store, err := db.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
