@@ -15,6 +15,7 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/config"
 	"hackdesk/db"
+	"hackdesk/storage"
 )
 
 //go:embed openapi.yaml
@@ -28,6 +29,7 @@ type Deps struct {
 	Config   config.Config
 	Store    *db.Store
 	Temporal client.Client
+	Blob     *storage.Store
 	Auth     Authenticator // nil means sessions in the store
 	Logger   *slog.Logger
 	Limits   *RateLimits // nil means DefaultRateLimits
@@ -38,6 +40,7 @@ type Server struct {
 	cfg       config.Config
 	store     *db.Store
 	temporal  client.Client
+	blob      *storage.Store
 	taskQueue string
 	auth      Authenticator
 	log       *slog.Logger
@@ -71,6 +74,13 @@ func (s *Server) routes() []route {
 		{"POST", "/api/auth/reset-password", Public, s.resetPassword},
 		{"GET", "/api/profile", Authenticated, s.getProfile},
 		{"PATCH", "/api/profile", Authenticated, s.patchProfile},
+		{"POST", "/api/applications", Authenticated, s.createApplication},
+		{"GET", "/api/applications", Authenticated, s.getApplication},
+		{"PATCH", "/api/applications", Authenticated, s.patchApplication},
+		{"POST", "/api/applications/submit", Authenticated, s.submitApplication},
+		{"POST", "/api/applications/resumes", Authenticated, s.uploadResume},
+		{"GET", "/api/applications/resumes", Authenticated, s.getResume},
+		{"GET", "/api/users/emails", Authenticated, s.searchUsers},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
 	}
 }
@@ -81,6 +91,7 @@ func New(d Deps) *Server {
 		cfg:       d.Config,
 		store:     d.Store,
 		temporal:  d.Temporal,
+		blob:      d.Blob,
 		taskQueue: d.Config.TaskQueue,
 		auth:      d.Auth,
 		log:       d.Logger,

@@ -80,7 +80,7 @@ func (a *App) Migrate(ctx context.Context) error {
 
 // Activities builds the activity set from the app's connections.
 func (a *App) Activities() *activities.Activities {
-	return &activities.Activities{Store: a.Store, Mailer: a.Mailer, MailFrom: a.Config.MailFrom}
+	return &activities.Activities{Store: a.Store, Blob: a.Blob, Mailer: a.Mailer, MailFrom: a.Config.MailFrom}
 }
 
 // StartWorker starts the Temporal worker on the configured task queue.
@@ -95,7 +95,7 @@ func (a *App) StartWorker() error {
 
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
-	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Logger: a.Log})
+	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log})
 }
 
 // Listen binds the API address (port 0 picks a free one) and serves in the

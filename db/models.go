@@ -10,6 +10,41 @@ import (
 	"github.com/google/uuid"
 )
 
+type Application struct {
+	ID                  uuid.UUID
+	ProfileID           uuid.UUID
+	Status              string
+	Email               *string
+	Phone               *string
+	Discord             *string
+	TshirtSize          *string
+	DietaryRestrictions *string
+	Age                 *int32
+	Country             *string
+	Gender              *string
+	Ethnicity           *string
+	University          *string
+	Program             *string
+	YearOfStudy         *string
+	ExperienceLevel     *string
+	HackathonsAttended  *int32
+	GithubUrl           *string
+	LinkedinUrl         *string
+	WebsiteUrl          *string
+	ResumeKey           *string
+	ResumeName          *string
+	Q1Answer            *string
+	Q2Answer            *string
+	TeamMembers         string
+	CocAgreed           bool
+	InfoShareAuthorized bool
+	MarketingOptIn      bool
+	ReviewCount         int32
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+	SubmittedAt         *time.Time
+}
+
 type AuthToken struct {
 	ID        uuid.UUID
 	ProfileID uuid.UUID

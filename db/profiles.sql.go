@@ -98,6 +98,49 @@ func (q *Queries) ProfileInsert(ctx context.Context, arg ProfileInsertParams) (P
 	return i, err
 }
 
+const profileSearchConfirmed = `-- name: ProfileSearchConfirmed :many
+SELECT id, email, display_name FROM profiles
+WHERE email_confirmed_at IS NOT NULL
+  AND id <> $1
+  AND ($2::text = '' OR (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE $2::text)
+ORDER BY lower(coalesce(display_name, email)), lower(email)
+LIMIT $3
+`
+
+type ProfileSearchConfirmedParams struct {
+	CallerID uuid.UUID
+	Pattern  string
+	MaxRows  int32
+}
+
+type ProfileSearchConfirmedRow struct {
+	ID          uuid.UUID
+	Email       string
+	DisplayName *string
+}
+
+// Team-member search: confirmed accounts whose name or email contains the
+// query (case-insensitive), never the caller; alphabetical.
+func (q *Queries) ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error) {
+	rows, err := q.db.Query(ctx, profileSearchConfirmed, arg.CallerID, arg.Pattern, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProfileSearchConfirmedRow{}
+	for rows.Next() {
+		var i ProfileSearchConfirmedRow
+		if err := rows.Scan(&i.ID, &i.Email, &i.DisplayName); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const profileSetDisplayName = `-- name: ProfileSetDisplayName :one
 UPDATE profiles SET display_name = $1, updated_at = now() WHERE id = $2
 RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at
@@ -198,4 +241,35 @@ func (q *Queries) ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow
 		&i.ExecTermID,
 	)
 	return i, err
+}
+
+const profilesConfirmedByEmails = `-- name: ProfilesConfirmedByEmails :many
+SELECT id, email, display_name FROM profiles
+WHERE email_confirmed_at IS NOT NULL AND lower(email) = ANY($1::text[])
+`
+
+type ProfilesConfirmedByEmailsRow struct {
+	ID          uuid.UUID
+	Email       string
+	DisplayName *string
+}
+
+func (q *Queries) ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error) {
+	rows, err := q.db.Query(ctx, profilesConfirmedByEmails, emails)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProfilesConfirmedByEmailsRow{}
+	for rows.Next() {
+		var i ProfilesConfirmedByEmailsRow
+		if err := rows.Scan(&i.ID, &i.Email, &i.DisplayName); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -11,6 +11,17 @@ import (
 )
 
 type Querier interface {
+	ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
+	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
+	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
+	ApplicationResumeKeyByProfile(ctx context.Context, profileID uuid.UUID) (*string, error)
+	// An application as reviewers see it, with the display names of its team.
+	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
+	ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error
+	ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error)
+	// Writes every applicant-editable field; callers load the row FOR UPDATE,
+	// apply the patch and write it back.
+	ApplicationUpdate(ctx context.Context, arg ApplicationUpdateParams) error
 	AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams) (AuthToken, error)
 	// A new token of a purpose retires the older ones.
 	AuthTokenRetireAll(ctx context.Context, arg AuthTokenRetireAllParams) error
@@ -33,11 +44,15 @@ type Querier interface {
 	ProfileGet(ctx context.Context, id uuid.UUID) (Profile, error)
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
 	ProfileInsert(ctx context.Context, arg ProfileInsertParams) (Profile, error)
+	// Team-member search: confirmed accounts whose name or email contains the
+	// query (case-insensitive), never the caller; alphabetical.
+	ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error)
 	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
 	ProfileSetPassword(ctx context.Context, arg ProfileSetPasswordParams) error
 	ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) (Profile, error)
 	// The profile with its active exec role, for GET /api/profile.
 	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
+	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
 	SessionInsert(ctx context.Context, arg SessionInsertParams) (Session, error)
 	// The caller behind a session token: live (not revoked, not past its
 	// absolute expiry, used within the idle window) with its current role and

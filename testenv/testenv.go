@@ -170,7 +170,8 @@ func Store(t testing.TB) *db.Store {
 }
 
 // Config is a configuration for one test: a fresh database, the shared
-// Temporal server and bucket, a private task queue and the log mail driver.
+// Temporal server and bucket, a private task queue, the log mail driver and
+// a two-second grace before replaced resumes are deleted.
 func Config(t testing.TB) config.Config {
 	t.Helper()
 	cfg := shared.Config
@@ -179,6 +180,7 @@ func Config(t testing.TB) config.Config {
 	cfg.HTTPAddr = "127.0.0.1:0"
 	cfg.PublicURL = "http://hackdesk.test"
 	cfg.MailDriver = "log"
+	cfg.ResumeCleanupGrace = 2 * time.Second
 	return cfg
 }
 

@@ -27,4 +27,5 @@ func Register(r sdkworker.Registry, acts *activities.Activities) {
 // RegisterWorkflows adds only the workflows (enough for replay).
 func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.SendEmail)
+	r.RegisterWorkflow(workflows.ResumeCleanup)
 }

@@ -109,7 +109,12 @@ func TestSendEmailID(t *testing.T) {
 // TestReplay replays histories recorded from real runs (see
 // testdata/README.md); a change that breaks determinism fails here.
 func TestReplay(t *testing.T) {
-	for _, file := range []string{"testdata/send_email.json", "testdata/send_email_prerecorded.json"} {
+	for _, file := range []string{
+		"testdata/send_email.json",
+		"testdata/send_email_prerecorded.json",
+		"testdata/resume_cleanup_deleted.json",
+		"testdata/resume_cleanup_kept.json",
+	} {
 		t.Run(file, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
 			hdworker.RegisterWorkflows(r)

@@ -31,3 +31,17 @@ SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
 FROM profiles p
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
 WHERE p.id = $1;
+
+-- name: ProfileSearchConfirmed :many
+-- Team-member search: confirmed accounts whose name or email contains the
+-- query (case-insensitive), never the caller; alphabetical.
+SELECT id, email, display_name FROM profiles
+WHERE email_confirmed_at IS NOT NULL
+  AND id <> @caller_id
+  AND (@pattern::text = '' OR (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE @pattern::text)
+ORDER BY lower(coalesce(display_name, email)), lower(email)
+LIMIT @max_rows;
+
+-- name: ProfilesConfirmedByEmails :many
+SELECT id, email, display_name FROM profiles
+WHERE email_confirmed_at IS NOT NULL AND lower(email) = ANY(@emails::text[]);

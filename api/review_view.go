@@ -1,0 +1,46 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/google/uuid"
+
+	"hackdesk/db"
+	"hackdesk/storage"
+)
+
+// TeamMember is a teammate with their display name.
+type TeamMember struct {
+	Email       string  `json:"email"`
+	DisplayName *string `json:"display_name"`
+}
+
+// ReviewApplication is the reviewer's view of an application.
+type ReviewApplication struct {
+	applicationJSON
+	ResumeURL            *string          `json:"resume_url"`
+	TeamMembersWithNames []TeamMember `json:"team_members_with_names"`
+}
+
+// ReviewView loads an application for reviewers: every field, a signed
+// resume link and the team with display names, in one query plus one
+// presign. It returns db.ErrNotFound (wrapped) for an unknown id.
+func ReviewView(ctx context.Context, store *db.Store, blob *storage.Store, id uuid.UUID) (ReviewApplication, error) {
+	row, err := store.ApplicationReviewView(ctx, id)
+	if err != nil {
+		return ReviewApplication{}, db.MapError(err)
+	}
+	out := ReviewApplication{applicationJSON: toApplicationJSON(row.Application)}
+	if err := json.Unmarshal(row.TeamMembersWithNames, &out.TeamMembersWithNames); err != nil {
+		return out, err
+	}
+	if a := row.Application; a.ResumeKey != nil {
+		link, err := blob.PresignGet(ctx, *a.ResumeKey, *a.ResumeName, resumeLinkTTL)
+		if err != nil {
+			return out, err
+		}
+		out.ResumeURL = &link
+	}
+	return out, nil
+}

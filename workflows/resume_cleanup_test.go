@@ -1,0 +1,71 @@
+package workflows_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/testsuite"
+
+	"hackdesk/activities"
+	"hackdesk/workflows"
+)
+
+func TestResumeCleanup(t *testing.T) {
+	var a *activities.Activities
+	profile := uuid.New()
+	in := workflows.ResumeCleanupInput{ProfileID: profile, OldKey: profile.String() + "/old.pdf", UploadID: uuid.New(), Grace: time.Hour}
+
+	for _, c := range []struct {
+		name string
+		out  activities.DeleteResumeResult
+	}{
+		{"DeletesAfterGrace", activities.DeleteResumeResult{Deleted: true, Reason: "deleted"}},
+		{"KeepsCurrentResume", activities.DeleteResumeResult{Reason: "kept: it is the current resume"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var s testsuite.WorkflowTestSuite
+			env := s.NewTestWorkflowEnvironment()
+			env.RegisterWorkflow(workflows.ResumeCleanup)
+			env.RegisterActivity(&activities.Activities{})
+			start := env.Now()
+			var calledAt time.Time
+			env.OnActivity(a.DeleteResumeIfUnused, mock.Anything, activities.DeleteResumeInput{ProfileID: profile, Key: in.OldKey}).
+				Run(func(mock.Arguments) { calledAt = env.Now() }).
+				Return(c.out, nil).Once()
+			env.ExecuteWorkflow(workflows.ResumeCleanup, in)
+			if err := env.GetWorkflowError(); err != nil {
+				t.Fatal(err)
+			}
+			if waited := calledAt.Sub(start); waited < time.Hour {
+				t.Fatalf("deleted after %v, before the links' hour ran out", waited)
+			}
+			var got workflows.ResumeCleanupResult
+			if err := env.GetWorkflowResult(&got); err != nil {
+				t.Fatal(err)
+			}
+			if got.Deleted != c.out.Deleted || got.Reason != c.out.Reason {
+				t.Fatalf("result %+v, want %+v", got, c.out)
+			}
+			env.AssertExpectations(t)
+		})
+	}
+
+	t.Run("ErrMissingKey", func(t *testing.T) {
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		env.RegisterWorkflow(workflows.ResumeCleanup)
+		env.ExecuteWorkflow(workflows.ResumeCleanup, workflows.ResumeCleanupInput{ProfileID: profile})
+		if env.GetWorkflowError() == nil {
+			t.Fatal("want an error without an old key")
+		}
+	})
+}
+
+func TestResumeCleanupID(t *testing.T) {
+	u := uuid.MustParse("11111111-2222-3333-4444-555555555555")
+	if got := workflows.ResumeCleanupID("p/cv.pdf", u); got != "resume-cleanup:p/cv.pdf:11111111-2222-3333-4444-555555555555" {
+		t.Fatalf("got %q", got)
+	}
+}
