@@ -19,7 +19,7 @@ type TeamMember struct {
 // ReviewApplication is the reviewer's view of an application.
 type ReviewApplication struct {
 	applicationJSON
-	ResumeURL            *string          `json:"resume_url"`
+	ResumeURL            *string      `json:"resume_url"`
 	TeamMembersWithNames []TeamMember `json:"team_members_with_names"`
 }
 
