@@ -33,6 +33,9 @@ type Deps struct {
 	Auth     Authenticator // nil means sessions in the store
 	Logger   *slog.Logger
 	Limits   *RateLimits // nil means DefaultRateLimits
+	// Reads serves the leaderboard's queries; nil means Store. Tests wrap it
+	// to make one part fail.
+	Reads db.Querier
 }
 
 // Server serves the API.
@@ -41,6 +44,7 @@ type Server struct {
 	store     *db.Store
 	temporal  client.Client
 	blob      *storage.Store
+	reads     db.Querier
 	taskQueue string
 	auth      Authenticator
 	log       *slog.Logger
@@ -81,6 +85,9 @@ func (s *Server) routes() []route {
 		{"POST", "/api/applications/resumes", Authenticated, s.uploadResume},
 		{"GET", "/api/applications/resumes", Authenticated, s.getResume},
 		{"GET", "/api/users/emails", Authenticated, s.searchUsers},
+		{"GET", "/api/applications/random", Admin, s.nextApplication},
+		{"POST", "/api/review/submit", Admin, s.submitReview},
+		{"GET", "/api/admin/leaderboard", Superadmin, s.leaderboard},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
 	}
 }
@@ -92,6 +99,7 @@ func New(d Deps) *Server {
 		store:     d.Store,
 		temporal:  d.Temporal,
 		blob:      d.Blob,
+		reads:     d.Reads,
 		taskQueue: d.Config.TaskQueue,
 		auth:      d.Auth,
 		log:       d.Logger,
@@ -99,6 +107,9 @@ func New(d Deps) *Server {
 	}
 	if s.auth == nil {
 		s.auth = sessionAuth{store: d.Store}
+	}
+	if s.reads == nil && d.Store != nil {
+		s.reads = d.Store.Queries
 	}
 	limits := DefaultRateLimits
 	if d.Limits != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at FROM applications WHERE profile_id = $1
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at FROM applications WHERE profile_id = $1
 `
 
 func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
@@ -52,13 +52,18 @@ func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UU
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
 	)
 	return i, err
 }
 
 const applicationInsert = `-- name: ApplicationInsert :one
 INSERT INTO applications (profile_id, email) VALUES ($1, $2)
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at
 `
 
 type ApplicationInsertParams struct {
@@ -102,12 +107,17 @@ func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertPa
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
 	)
 	return i, err
 }
 
 const applicationLockByProfile = `-- name: ApplicationLockByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at FROM applications WHERE profile_id = $1 FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at FROM applications WHERE profile_id = $1 FOR UPDATE
 `
 
 func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
@@ -146,6 +156,11 @@ func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.U
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
 	)
 	return i, err
 }
@@ -162,7 +177,7 @@ func (q *Queries) ApplicationResumeKeyByProfile(ctx context.Context, profileID u
 }
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
        coalesce((
            SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
            FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
@@ -214,6 +229,11 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.CreatedAt,
 		&i.Application.UpdatedAt,
 		&i.Application.SubmittedAt,
+		&i.Application.Decision,
+		&i.Application.DecidedAt,
+		&i.Application.RsvpDeadline,
+		&i.Application.Rsvp,
+		&i.Application.RsvpAt,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -238,7 +258,7 @@ func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetRe
 const applicationSubmit = `-- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'draft'
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at
 `
 
 func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -277,6 +297,11 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
 	)
 	return i, err
 }

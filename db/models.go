@@ -5,6 +5,7 @@
 package db
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -43,6 +44,20 @@ type Application struct {
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
 	SubmittedAt         *time.Time
+	Decision            *string
+	DecidedAt           *time.Time
+	RsvpDeadline        *time.Time
+	Rsvp                *string
+	RsvpAt              *time.Time
+}
+
+type ApplicationEvent struct {
+	ID            int64
+	ApplicationID uuid.UUID
+	ActorID       *uuid.UUID
+	Kind          string
+	Detail        json.RawMessage
+	CreatedAt     time.Time
 }
 
 type AuthToken struct {
@@ -91,6 +106,26 @@ type Profile struct {
 	EmailConfirmedAt *time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+}
+
+type Review struct {
+	ID            uuid.UUID
+	ApplicationID uuid.UUID
+	ReviewerID    uuid.UUID
+	ResumeScore   int32
+	LinksScore    int32
+	Q1Score       int32
+	Q2Score       int32
+	ReviewedAt    time.Time
+}
+
+type ReviewerStat struct {
+	ReviewerID  uuid.UUID
+	ReviewCount int32
+	ResumeSum   int64
+	LinksSum    int64
+	Q1Sum       int64
+	Q2Sum       int64
 }
 
 type Session struct {

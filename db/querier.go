@@ -14,10 +14,16 @@ type Querier interface {
 	ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
 	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
 	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
+	// The assignment rule: submitted applications only, not the reviewer's own,
+	// not one they reviewed; fewest reviews first, ties by id. The scan follows
+	// applications_queue_idx and probes the (application_id, reviewer_id)
+	// unique index per candidate, so it stops at the first fit.
+	ApplicationNextForReviewer(ctx context.Context, reviewerID uuid.UUID) (uuid.UUID, error)
 	ApplicationResumeKeyByProfile(ctx context.Context, profileID uuid.UUID) (*string, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
 	ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error
+	ApplicationStatusOwner(ctx context.Context, id uuid.UUID) (ApplicationStatusOwnerRow, error)
 	ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error)
 	// Writes every applicant-editable field; callers load the row FOR UPDATE,
 	// apply the patch and write it back.
@@ -40,6 +46,7 @@ type Querier interface {
 	EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error
 	ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) error
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
+	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
 	ProfileGet(ctx context.Context, id uuid.UUID) (Profile, error)
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
@@ -53,6 +60,10 @@ type Querier interface {
 	// The profile with its active exec role, for GET /api/profile.
 	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
 	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
+	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
+	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
+	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
+	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)
 	SessionInsert(ctx context.Context, arg SessionInsertParams) (Session, error)
 	// The caller behind a session token: live (not revoked, not past its
 	// absolute expiry, used within the idle window) with its current role and

@@ -1,0 +1,138 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/google/uuid"
+
+	"hackdesk/apperr"
+	"hackdesk/db"
+)
+
+var (
+	errQueueEmpty       = apperr.New(apperr.NotFound, "No applications left to review")
+	errReviewAppMissing = apperr.New(apperr.NotFound, "Application not found")
+	errAlreadyReviewed  = apperr.WithMessage(apperr.Conflict, "Already reviewed", "You have already reviewed this application")
+	errOwnApplication   = apperr.WithMessage(apperr.Forbidden, "Forbidden", "You cannot review your own application")
+)
+
+// nextApplication is GET /api/applications/random: the application the
+// assignment rule gives the caller, in the reviewer view.
+func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id, err := s.store.ApplicationNextForReviewer(ctx, principalFrom(ctx).ProfileID)
+	if errors.Is(db.MapError(err), db.ErrNotFound) {
+		writeError(w, r, errQueueEmpty)
+		return
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	view, err := ReviewView(ctx, s.store, s.blob, id)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"application": view})
+}
+
+// scoreRanges are the inclusive maxima of the four scores (minimum 0).
+var scoreRanges = []struct {
+	name string
+	max  int32
+}{{"resume_score", 3}, {"links_score", 2}, {"q1_score", 7}, {"q2_score", 3}}
+
+type reviewRequest struct {
+	ApplicationID string `json:"application_id"`
+	ResumeScore   *int32 `json:"resume_score"`
+	LinksScore    *int32 `json:"links_score"`
+	Q1Score       *int32 `json:"q1_score"`
+	Q2Score       *int32 `json:"q2_score"`
+}
+
+func (r *reviewRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if _, err := uuid.Parse(r.ApplicationID); err != nil {
+		f.Add("application_id", "must be a UUID")
+	}
+	for i, v := range []*int32{r.ResumeScore, r.LinksScore, r.Q1Score, r.Q2Score} {
+		rng := scoreRanges[i]
+		switch {
+		case v == nil:
+			f.Add(rng.name, "is required")
+		case *v < 0 || *v > rng.max:
+			f.Add(rng.name, fmt.Sprintf("must be from 0 to %d", rng.max))
+		}
+	}
+	return f
+}
+
+type reviewJSON struct {
+	ID            uuid.UUID `json:"id"`
+	ApplicationID uuid.UUID `json:"application_id"`
+	ReviewerID    uuid.UUID `json:"reviewer_id"`
+	ResumeScore   int32     `json:"resume_score"`
+	LinksScore    int32     `json:"links_score"`
+	Q1Score       int32     `json:"q1_score"`
+	Q2Score       int32     `json:"q2_score"`
+	ReviewedAt    time.Time `json:"reviewed_at"`
+}
+
+func toReviewJSON(r db.Review) reviewJSON {
+	return reviewJSON{ID: r.ID, ApplicationID: r.ApplicationID, ReviewerID: r.ReviewerID,
+		ResumeScore: r.ResumeScore, LinksScore: r.LinksScore, Q1Score: r.Q1Score, Q2Score: r.Q2Score,
+		ReviewedAt: r.ReviewedAt}
+}
+
+// submitReview is POST /api/review/submit. The insert and the counters it
+// moves (the application's review_count and the reviewer's totals, kept by
+// a trigger) commit together.
+func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
+	var req reviewRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	ctx := r.Context()
+	me := principalFrom(ctx).ProfileID
+	appID := uuid.MustParse(req.ApplicationID)
+	var (
+		review db.Review
+		total  int32
+	)
+	err := s.store.InTx(ctx, func(q *db.Queries) error {
+		app, err := q.ApplicationStatusOwner(ctx, appID)
+		if errors.Is(db.MapError(err), db.ErrNotFound) || (err == nil && app.Status != "submitted") {
+			return errReviewAppMissing
+		}
+		if err != nil {
+			return err
+		}
+		if app.ProfileID == me {
+			return errOwnApplication
+		}
+		review, err = q.ReviewInsert(ctx, db.ReviewInsertParams{
+			ApplicationID: appID, ReviewerID: me, ResumeScore: *req.ResumeScore,
+			LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
+		})
+		if errors.Is(db.MapError(err), db.ErrConflict) {
+			return errAlreadyReviewed
+		}
+		if err != nil {
+			return err
+		}
+		stats, err := q.ReviewerStatsGet(ctx, me)
+		total = stats.ReviewCount
+		return err
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"success": true, "message": "Review submitted", "review": toReviewJSON(review), "total_reviews": total,
+	})
+}
