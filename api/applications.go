@@ -49,6 +49,11 @@ type applicationJSON struct {
 	CreatedAt           time.Time  `json:"created_at"`
 	UpdatedAt           time.Time  `json:"updated_at"`
 	SubmittedAt         *time.Time `json:"submitted_at"`
+	// The hackathon decision and the applicant's answer to an offer.
+	Decision     *string    `json:"decision"`
+	RsvpDeadline *time.Time `json:"rsvp_deadline"`
+	Rsvp         *string    `json:"rsvp"`
+	RsvpAt       *time.Time `json:"rsvp_at"`
 }
 
 func toApplicationJSON(a db.Application) applicationJSON {
@@ -62,6 +67,7 @@ func toApplicationJSON(a db.Application) applicationJSON {
 		ResumeKey: a.ResumeKey, Q1Answer: a.Q1Answer, Q2Answer: a.Q2Answer, TeamMembers: a.TeamMembers,
 		CocAgreed: a.CocAgreed, InfoShareAuthorized: a.InfoShareAuthorized, MarketingOptIn: a.MarketingOptIn,
 		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt, SubmittedAt: a.SubmittedAt,
+		Decision: a.Decision, RsvpDeadline: a.RsvpDeadline, Rsvp: a.Rsvp, RsvpAt: a.RsvpAt,
 	}
 }
 

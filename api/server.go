@@ -87,7 +87,12 @@ func (s *Server) routes() []route {
 		{"GET", "/api/users/emails", Authenticated, s.searchUsers},
 		{"GET", "/api/applications/random", Admin, s.nextApplication},
 		{"POST", "/api/review/submit", Admin, s.submitReview},
+		{"POST", "/api/admin/applications/decisions", Admin, s.decide},
+		{"POST", "/api/applications/rsvp", Authenticated, s.rsvp},
+		{"GET", "/api/admin/dashboard", Superadmin, s.dashboard},
 		{"GET", "/api/admin/leaderboard", Superadmin, s.leaderboard},
+		{"GET", "/api/admin/applications", Admin, s.adminListApplications},
+		{"GET", "/api/admin/applications/{id}", Admin, s.adminGetApplication},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
 	}
 }

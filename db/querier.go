@@ -6,11 +6,25 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
 
 type Querier interface {
+	// The number of rows AdminApplicationList pages through.
+	AdminApplicationCount(ctx context.Context, arg AdminApplicationCountParams) (int64, error)
+	// The admin applications table: one row per application with the
+	// applicant's name, filtered by status and a case-insensitive substring of
+	// the shown email or name (the caller passes an escaped, lowercased LIKE
+	// pattern), sorted by one whitelisted column. Text columns sort
+	// case-insensitively with empty values last in both directions; ties are
+	// broken by id in the same direction, so pages are stable. Only one CASE
+	// line is non-NULL for a given (sort, order_dir); the others are constant
+	// and do not affect the order.
+	AdminApplicationList(ctx context.Context, arg AdminApplicationListParams) ([]AdminApplicationListRow, error)
+	ApplicationEventInsert(ctx context.Context, arg ApplicationEventInsertParams) error
+	ApplicationEventsFor(ctx context.Context, applicationID uuid.UUID) ([]ApplicationEvent, error)
 	ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
 	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
 	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
@@ -34,6 +48,24 @@ type Querier interface {
 	// Marks a live token used and returns it; no row when the token is unknown,
 	// used, expired or meant for another purpose.
 	AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (AuthToken, error)
+	// Every application falls in exactly one breakdown bucket. An offer past its
+	// deadline without an answer counts as expired even before the RsvpDeadline
+	// workflow has marked it.
+	DashboardCounts(ctx context.Context) (DashboardCountsRow, error)
+	// Attending RSVPs per UTC hour (hours = 1) or UTC day (hours = 24) by
+	// rsvp_at, every bucket from the first answer's to the last one's, empty
+	// buckets included; no rows when nobody is attending.
+	DashboardRsvpTimeline(ctx context.Context, hours int32) ([]DashboardRsvpTimelineRow, error)
+	// Sets the decision on rows already locked and checked, and appends one
+	// 'decision' event per application; detail is completed with the previous
+	// decision read from the same snapshot. The row guard repeats the rules.
+	DecisionApply(ctx context.Context, arg DecisionApplyParams) (int64, error)
+	// The applications a decision batch (or waitlist promotion) decided.
+	DecisionBatchApplications(ctx context.Context, batchID string) ([]uuid.UUID, error)
+	// Locks the applications a decision batch names, in id order so that two
+	// overlapping batches never deadlock. db_now is the transaction's clock,
+	// against which the RSVP deadline is checked.
+	DecisionLockApplications(ctx context.Context, ids []uuid.UUID) ([]DecisionLockApplicationsRow, error)
 	EmailCount(ctx context.Context, arg EmailCountParams) (int64, error)
 	EmailGetByKey(ctx context.Context, idempotencyKey string) (Email, error)
 	// Records an email once per idempotency key; a second insert is a no-op.
@@ -64,6 +96,19 @@ type Querier interface {
 	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
 	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
 	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)
+	// Expires every unanswered offer whose deadline has passed.
+	RsvpExpireOffers(ctx context.Context) ([]uuid.UUID, error)
+	// The caller's application for an RSVP, locked; open says whether the
+	// deadline is still ahead by the database's clock.
+	RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (RsvpLockByProfileRow, error)
+	RsvpOffer(ctx context.Context, arg RsvpOfferParams) error
+	// Of the given applications, those holding an unanswered offer.
+	RsvpOfferRecipients(ctx context.Context, ids []uuid.UUID) ([]RsvpOfferRecipientsRow, error)
+	RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, error)
+	// Offers of one deadline still waiting for an answer, with the applicant.
+	RsvpUnansweredOffers(ctx context.Context, deadline *time.Time) ([]RsvpUnansweredOffersRow, error)
+	// The first n waitlisted applications, in the order they were waitlisted.
+	RsvpWaitlistHead(ctx context.Context, n int32) ([]uuid.UUID, error)
 	SessionInsert(ctx context.Context, arg SessionInsertParams) (Session, error)
 	// The caller behind a session token: live (not revoked, not past its
 	// absolute expiry, used within the idle window) with its current role and

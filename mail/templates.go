@@ -49,6 +49,16 @@ var templates = map[string]template{
 		"Hi {{.name}},\n\nSomeone asked to reset the password of this account. Open this link within 30 minutes to choose a new one:\n\n{{.link}}\n\nThe link works once. If it was not you, ignore this email; your password stays as it is.\n",
 		`<p>Hi {{.name}},</p><p>Someone asked to reset the password of this account. Open <a href="{{.link}}">this link</a> within 30 minutes to choose a new one.</p><p>The link works once. If it was not you, ignore this email; your password stays as it is.</p>`,
 		"name", "link"),
+	"offer": newTemplate("offer",
+		`You have a place at the hackathon`,
+		"Hi {{.name}},\n\nGood news: you have been offered a place at the hackathon. Please tell us whether you will attend before {{.deadline}}:\n\n{{.link}}\n\nUnanswered offers expire at the deadline and go to the waitlist.\n",
+		`<p>Hi {{.name}},</p><p>Good news: you have been offered a place at the hackathon. Please <a href="{{.link}}">tell us whether you will attend</a> before {{.deadline}}.</p><p>Unanswered offers expire at the deadline and go to the waitlist.</p>`,
+		"name", "deadline", "link"),
+	"rsvp_reminder": newTemplate("rsvp_reminder",
+		`Reminder: answer your hackathon offer`,
+		"Hi {{.name}},\n\nYour place at the hackathon is waiting for your answer. The offer expires at {{.deadline}}:\n\n{{.link}}\n",
+		`<p>Hi {{.name}},</p><p>Your place at the hackathon is waiting for your answer. The offer expires at {{.deadline}}: <a href="{{.link}}">answer now</a>.</p>`,
+		"name", "deadline", "link"),
 }
 
 // Render fills the template of the given kind with data.

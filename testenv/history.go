@@ -16,10 +16,17 @@ import (
 // replay tests.
 func RecordHistory(t testing.TB, c client.Client, workflowID, name string) {
 	t.Helper()
+	RecordHistoryRun(t, c, workflowID, "", name)
+}
+
+// RecordHistoryRun is RecordHistory for one run of the workflow ("" for the
+// latest).
+func RecordHistoryRun(t testing.TB, c client.Client, workflowID, runID, name string) {
+	t.Helper()
 	if os.Getenv("RECORD_HISTORIES") != "1" {
 		return
 	}
-	iter := c.GetWorkflowHistory(context.Background(), workflowID, "", false, 0)
+	iter := c.GetWorkflowHistory(context.Background(), workflowID, runID, false, 0)
 	h := &historypb.History{}
 	for iter.HasNext() {
 		ev, err := iter.Next()

@@ -28,4 +28,5 @@ func Register(r sdkworker.Registry, acts *activities.Activities) {
 func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.SendEmail)
 	r.RegisterWorkflow(workflows.ResumeCleanup)
+	r.RegisterWorkflow(workflows.RsvpDeadline)
 }

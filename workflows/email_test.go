@@ -114,6 +114,7 @@ func TestReplay(t *testing.T) {
 		"testdata/send_email_prerecorded.json",
 		"testdata/resume_cleanup_deleted.json",
 		"testdata/resume_cleanup_kept.json",
+		"testdata/rsvp_deadline.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()

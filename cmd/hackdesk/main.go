@@ -24,6 +24,8 @@ commands:
                        create a confirmed account (password read from stdin if omitted)
   users grant --email E [--role R] [--exec President|VP|none --subteam S]
                        change an account's role or exec role
+  seed --applications N --reviewers M --reviews K [--seed S] [--password P] [--prefix X]
+                       demo/benchmark data: N submitted applications, M admin reviewers, K reviews
 `
 
 func main() {
@@ -60,6 +62,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMigrate(ctx, args[1:], stdout, stderr)
 	case "users":
 		return runUsers(ctx, args[1:], stdin, stdout, stderr)
+	case "seed":
+		return runSeed(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -40,16 +40,7 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *email == "" {
 		return fmt.Errorf("users %s: --email is required", args[0])
 	}
-	// Beside `hackdesk dev`, the dev cluster is the default database.
-	cfg := config.FromEnv()
-	if cfg.DatabaseURL == "" {
-		url, err := devstack.DevDatabaseURL(envOr("HACKDESK_DATA_DIR", ".data"), devPostgresPort, "hackdesk")
-		if err != nil {
-			return err
-		}
-		cfg.DatabaseURL = url
-	}
-	store, err := db.Open(ctx, cfg.DatabaseURL)
+	store, err := openShellStore(ctx)
 	if err != nil {
 		return err
 	}
@@ -78,4 +69,17 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stdout, "updated %s\n", *email)
 	return nil
+}
+
+// openShellStore opens DATABASE_URL or, beside `hackdesk dev`, the dev
+// cluster: the database of the shell commands (users, seed).
+func openShellStore(ctx context.Context) (*db.Store, error) {
+	url := config.FromEnv().DatabaseURL
+	if url == "" {
+		var err error
+		if url, err = devstack.DevDatabaseURL(envOr("HACKDESK_DATA_DIR", ".data"), devPostgresPort, "hackdesk"); err != nil {
+			return nil, err
+		}
+	}
+	return db.Open(ctx, url)
 }

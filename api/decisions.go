@@ -1,0 +1,270 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"hackdesk/apperr"
+	"hackdesk/db"
+	"hackdesk/workflows"
+)
+
+// maxDecisionBatch caps the applications one decision request names.
+const maxDecisionBatch = 500
+
+var decisionValues = []string{"offer", "waitlist", "reject"}
+
+var errNoOffer = apperr.WithMessage(apperr.Conflict, "No offer", "Only an application with an offer can be answered")
+
+// rsvpClosed is the 409 for an answer at or after the deadline.
+func rsvpClosed(deadline *time.Time) error {
+	msg := "The RSVP deadline has passed"
+	if deadline != nil {
+		msg = "RSVPs closed at " + deadline.UTC().Format(time.RFC3339)
+	}
+	return apperr.WithMessage(apperr.Conflict, "RSVP closed", msg)
+}
+
+type decisionRequest struct {
+	ApplicationIDs []string `json:"application_ids"`
+	Decision       string   `json:"decision"`
+	RsvpDeadline   *string  `json:"rsvp_deadline"`
+
+	ids      []uuid.UUID
+	deadline *time.Time
+}
+
+func (r *decisionRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	switch n := len(r.ApplicationIDs); {
+	case n == 0:
+		f.Add("application_ids", "must name at least one application")
+	case n > maxDecisionBatch:
+		f.Add("application_ids", fmt.Sprintf("at most %d applications per request", maxDecisionBatch))
+	default:
+		seen := map[uuid.UUID]bool{}
+		var bad, dup []string
+		for _, raw := range r.ApplicationIDs {
+			id, err := uuid.Parse(raw)
+			switch {
+			case err != nil:
+				bad = append(bad, raw)
+			case seen[id]:
+				dup = append(dup, raw)
+			default:
+				seen[id] = true
+				r.ids = append(r.ids, id)
+			}
+		}
+		var why []string
+		if len(bad) > 0 {
+			why = append(why, "not a UUID: "+strings.Join(bad, ", "))
+		}
+		if len(dup) > 0 {
+			why = append(why, "listed twice: "+strings.Join(dup, ", "))
+		}
+		if len(why) > 0 {
+			f.Add("application_ids", strings.Join(why, "; "))
+		}
+	}
+	if !slices.Contains(decisionValues, r.Decision) {
+		f.Add("decision", "must be one of "+strings.Join(decisionValues, ", "))
+	}
+	if r.RsvpDeadline != nil {
+		t, err := time.Parse(time.RFC3339, *r.RsvpDeadline)
+		if err != nil {
+			f.Add("rsvp_deadline", "must be an RFC 3339 date-time")
+		} else {
+			t = t.Truncate(time.Microsecond) // what PostgreSQL keeps
+			r.deadline = &t
+		}
+	}
+	switch {
+	case r.Decision == "offer" && r.RsvpDeadline == nil:
+		f.Add("rsvp_deadline", "an offer needs an RSVP deadline")
+	case r.Decision == "offer" && r.deadline != nil && !r.deadline.After(time.Now()):
+		f.Add("rsvp_deadline", "must be in the future")
+	case r.Decision != "offer" && slices.Contains(decisionValues, r.Decision) && r.RsvpDeadline != nil:
+		f.Add("rsvp_deadline", "only an offer carries an RSVP deadline")
+	}
+	return f
+}
+
+// decisionDetail is an application_events detail for kind 'decision'; the
+// query adds "previous".
+type decisionDetail struct {
+	Decision     string    `json:"decision"`
+	RsvpDeadline *string   `json:"rsvp_deadline"`
+	BatchID      uuid.UUID `json:"batch_id"`
+}
+
+// decide is POST /api/admin/applications/decisions (admin). The batch is
+// all or nothing: the rows are locked in id order, every one is checked,
+// and only then are the decisions written together with one event each.
+// An unknown id is 404; an application that is not submitted, is the
+// caller's own, or whose applicant has answered (or whose offer expired) is
+// 400 with the offending ids in details.
+func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
+	var req decisionRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	ctx := r.Context()
+	me := principalFrom(ctx).ProfileID
+	batch := uuid.New()
+	detail := decisionDetail{Decision: req.Decision, BatchID: batch}
+	if req.deadline != nil {
+		v := req.deadline.UTC().Format(time.RFC3339Nano)
+		detail.RsvpDeadline = &v
+	}
+	detailJSON, err := json.Marshal(detail)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	var updated int64
+	err = s.store.InTx(ctx, func(q *db.Queries) error {
+		rows, err := q.DecisionLockApplications(ctx, req.ids)
+		if err != nil {
+			return err
+		}
+		if len(rows) < len(req.ids) {
+			found := make(map[uuid.UUID]bool, len(rows))
+			for _, row := range rows {
+				found[row.ID] = true
+			}
+			var missing []string
+			for _, id := range req.ids {
+				if !found[id] {
+					missing = append(missing, id.String())
+				}
+			}
+			return &apperr.Error{Code: apperr.NotFound, Title: "Application not found",
+				Message: "No application with id " + strings.Join(missing, ", "),
+				Details: map[string]string{"application_ids": "not found: " + strings.Join(missing, ", ")}}
+		}
+		// The deadline against the database's clock, the one RSVPs use.
+		if req.deadline != nil && !req.deadline.After(rows[0].DbNow) {
+			return apperr.ValidationFailed(apperr.Fields{"rsvp_deadline": "must be in the future"})
+		}
+		var notSubmitted, own, answered, expired []string
+		for _, row := range rows {
+			id := row.ID.String()
+			switch {
+			case row.Status != "submitted":
+				notSubmitted = append(notSubmitted, id)
+			case row.ProfileID == me:
+				own = append(own, id)
+			case row.Rsvp != nil && *row.Rsvp == "expired":
+				expired = append(expired, id)
+			case row.Rsvp != nil:
+				answered = append(answered, id)
+			}
+		}
+		var why []string
+		for _, g := range []struct {
+			label string
+			ids   []string
+		}{{"not submitted", notSubmitted}, {"your own application", own}, {"already answered", answered}, {"offer expired", expired}} {
+			if len(g.ids) > 0 {
+				why = append(why, g.label+": "+strings.Join(g.ids, ", "))
+			}
+		}
+		if len(why) > 0 {
+			return apperr.ValidationFailed(apperr.Fields{"application_ids": strings.Join(why, "; ")})
+		}
+		updated, err = q.DecisionApply(ctx, db.DecisionApplyParams{
+			ActorID: me, Detail: detailJSON, Ids: req.ids, Decision: req.Decision, RsvpDeadline: req.deadline,
+		})
+		if err == nil && updated != int64(len(req.ids)) {
+			err = fmt.Errorf("decision batch %s: %d of %d applications updated", batch, updated, len(req.ids))
+		}
+		if err != nil || req.Decision != "offer" {
+			return err
+		}
+		// Offers are announced, reminded and expired by RsvpDeadline,
+		// started in this transaction: if it rolls back, the workflow finds
+		// no offers of this batch and sends nothing. Places freed at the
+		// deadline are offered on with the same window as this batch.
+		_, err = workflows.Start(ctx, s.temporal, s.taskQueue, workflows.RsvpDeadlineID(batch), workflows.RsvpDeadline,
+			workflows.RsvpDeadlineInput{BatchID: batch, Deadline: *req.deadline,
+				Window: req.deadline.Sub(rows[0].DbNow), PublicURL: strings.TrimRight(s.cfg.PublicURL, "/")})
+		return err
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "updated": updated, "batch_id": batch})
+}
+
+type rsvpRequest struct {
+	Attending *bool `json:"attending"`
+}
+
+func (r *rsvpRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if r.Attending == nil {
+		f.Add("attending", "is required")
+	}
+	return f
+}
+
+// rsvp is POST /api/applications/rsvp: the applicant answers their offer.
+// The answer may change until the deadline (judged by the database's
+// clock); each change is an 'rsvp' event, and repeating the current answer
+// changes nothing.
+func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) {
+	var req rsvpRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	ctx := r.Context()
+	me := principalFrom(ctx).ProfileID
+	answer := "declined"
+	if *req.Attending {
+		answer = "attending"
+	}
+	var out db.Application
+	err := s.store.InTx(ctx, func(q *db.Queries) error {
+		row, err := q.RsvpLockByProfile(ctx, me)
+		if errors.Is(db.MapError(err), db.ErrNotFound) {
+			return errNoApplication
+		}
+		if err != nil {
+			return err
+		}
+		a := row.Application
+		switch {
+		case a.Decision == nil || *a.Decision != "offer":
+			return errNoOffer
+		case !row.Open || (a.Rsvp != nil && *a.Rsvp == "expired"):
+			return rsvpClosed(a.RsvpDeadline)
+		case a.Rsvp != nil && *a.Rsvp == answer:
+			out = a // the same answer again: nothing changes
+			return nil
+		}
+		detail, err := json.Marshal(map[string]any{"attending": *req.Attending, "previous": a.Rsvp})
+		if err != nil {
+			return err
+		}
+		if out, err = q.RsvpSet(ctx, db.RsvpSetParams{Rsvp: answer, ID: a.ID}); err != nil {
+			return err
+		}
+		return q.ApplicationEventInsert(ctx, db.ApplicationEventInsertParams{
+			ApplicationID: a.ID, ActorID: &me, Kind: "rsvp", Detail: detail,
+		})
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": toApplicationJSON(out)})
+}

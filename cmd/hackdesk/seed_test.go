@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"hackdesk/db"
+	"hackdesk/testenv"
+)
+
+func TestSeedCommand(t *testing.T) {
+	url := testenv.DatabaseURL(t)
+	t.Setenv("DATABASE_URL", url)
+	out, err := runCmd(t, "", "seed", "--applications", "50", "--reviewers", "3", "--reviews", "60")
+	if err != nil {
+		t.Fatalf("seed: %v\n%s", err, out)
+	}
+	for _, want := range []string{"seeded 50 applications, 3 reviewers and 60 reviews in ", "reviewer0@seed.hackdesk.test with password hackdesk-seed", "reviews      60/60"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	store, err := db.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var apps, reviews int
+	if err := store.Pool().QueryRow(context.Background(),
+		`SELECT (SELECT count(*) FROM applications WHERE status = 'submitted'), (SELECT count(*) FROM reviews)`).Scan(&apps, &reviews); err != nil {
+		t.Fatal(err)
+	}
+	if apps != 50 || reviews != 60 {
+		t.Fatalf("%d submitted applications and %d reviews, want 50 and 60", apps, reviews)
+	}
+
+	for name, args := range map[string][]string{
+		"ErrTooManyReviews": {"seed", "--applications", "5", "--reviewers", "2", "--reviews", "11"},
+		"ErrBadFlag":        {"seed", "--applicants", "5"},
+		"ErrExtraArgument":  {"seed", "now"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if out, err := runCmd(t, "", args...); err == nil {
+				t.Fatalf("%v succeeded: %s", args, out)
+			}
+		})
+	}
+}

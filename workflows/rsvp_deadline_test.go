@@ -1,0 +1,112 @@
+package workflows_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
+
+	"hackdesk/activities"
+	"hackdesk/workflows"
+)
+
+func newRsvpEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
+	var s testsuite.WorkflowTestSuite
+	env := s.NewTestWorkflowEnvironment()
+	env.RegisterWorkflow(workflows.RsvpDeadline)
+	env.RegisterWorkflow(workflows.SendEmail)
+	env.RegisterActivity(&activities.Activities{})
+	return env
+}
+
+func TestRsvpDeadline(t *testing.T) {
+	var a *activities.Activities
+	batch := uuid.New()
+
+	t.Run("RemindsThenExpiresNothing", func(t *testing.T) {
+		env := newRsvpEnv(t)
+		start := env.Now()
+		deadline := start.Add(5 * 24 * time.Hour)
+		var remindedAt, expiredAt time.Time
+		env.OnActivity(a.RecordRsvpReminders, mock.Anything, mock.MatchedBy(func(in activities.RsvpEmailsInput) bool {
+			return in.Deadline.Equal(deadline) && in.PublicURL == "https://h.test"
+		})).
+			Run(func(mock.Arguments) { remindedAt = env.Now() }).
+			Return([]activities.EmailRef{{Key: "r1", Kind: "rsvp_reminder", To: "a@x.test"}, {Key: "r2", Kind: "rsvp_reminder", To: "b@x.test"}}, nil).Once()
+		env.OnActivity(a.RecordOfferEmails, mock.Anything, activities.OfferEmailsInput{BatchID: batch, PublicURL: "https://h.test"}).
+			Return([]activities.EmailRef{{Key: "o1", Kind: "offer", To: "a@x.test"}}, nil).Once()
+		sent := map[string]bool{}
+		env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).
+			Run(func(args mock.Arguments) { sent[args.Get(1).(workflows.SendEmailInput).Key] = true }).
+			Return(workflows.SendEmailResult{Status: "sent"}, nil)
+		env.OnActivity(a.ExpireOffers, mock.Anything).Run(func(mock.Arguments) { expiredAt = env.Now() }).Return(0, nil).Once()
+
+		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: deadline, Window: 72 * time.Hour, PublicURL: "https://h.test"})
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		var res workflows.RsvpDeadlineResult
+		_ = env.GetWorkflowResult(&res)
+		if res != (workflows.RsvpDeadlineResult{Offered: 1, Reminded: 2}) {
+			t.Fatalf("result %+v", res)
+		}
+		if want := deadline.Add(-workflows.RsvpReminderLead); remindedAt.Before(want) || remindedAt.After(want.Add(time.Minute)) {
+			t.Fatalf("reminded at %v, want 48 h before the deadline (%v)", remindedAt, want)
+		}
+		if expiredAt.Before(deadline) {
+			t.Fatalf("expired at %v, before the deadline %v", expiredAt, deadline)
+		}
+		if !sent["o1"] || !sent["r1"] || !sent["r2"] {
+			t.Fatalf("reminder emails started: %v", sent)
+		}
+		env.AssertExpectations(t)
+	})
+
+	t.Run("ExpiredPlacesGoToWaitlist", func(t *testing.T) {
+		env := newRsvpEnv(t)
+		deadline := env.Now().Add(time.Hour) // inside the 48 h lead: no reminder
+		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
+		env.OnActivity(a.ExpireOffers, mock.Anything).Return(2, nil).Once()
+		var promote activities.PromoteInput
+		env.OnActivity(a.PromoteWaitlist, mock.Anything, mock.Anything).
+			Run(func(args mock.Arguments) { promote = args.Get(1).(activities.PromoteInput) }).
+			Return(1, nil).Once()
+		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: deadline, Window: 72 * time.Hour})
+		var cont *workflow.ContinueAsNewError
+		if err := env.GetWorkflowError(); !errors.As(err, &cont) {
+			t.Fatalf("err = %v, want continue-as-new for the promoted batch", err)
+		}
+		if promote.Places != 2 || promote.BatchID != workflows.PromotionBatchID(batch) ||
+			promote.Deadline.Sub(deadline) < 72*time.Hour {
+			t.Fatalf("promotion %+v", promote)
+		}
+		env.AssertExpectations(t)
+	})
+
+	t.Run("NoWindowNoPromotion", func(t *testing.T) {
+		env := newRsvpEnv(t)
+		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
+		env.OnActivity(a.ExpireOffers, mock.Anything).Return(3, nil).Once()
+		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: env.Now().Add(time.Minute)})
+		var res workflows.RsvpDeadlineResult
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		_ = env.GetWorkflowResult(&res)
+		if res.Expired != 3 || res.Promoted != 0 {
+			t.Fatalf("result %+v", res)
+		}
+	})
+}
+
+func TestPromotionBatchIDDeterministic(t *testing.T) {
+	b := uuid.New()
+	if workflows.PromotionBatchID(b) != workflows.PromotionBatchID(b) || workflows.PromotionBatchID(b) == b {
+		t.Fatal("promotion batch id is not a stable function of the batch")
+	}
+}
