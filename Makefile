@@ -29,7 +29,7 @@ $(BIN)/.versitygw-$(VERSITYGW_VERSION):
 
 TOOLS := $(BIN)/.temporal-$(TEMPORAL_VERSION) $(BIN)/.sqlc-$(SQLC_VERSION) $(BIN)/.versitygw-$(VERSITYGW_VERSION)
 
-.PHONY: help tools build run test generate sqlc-diff vet fmt-check check clean
+.PHONY: help tools build run test bench generate sqlc-diff vet fmt-check check clean
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-12s %s\n", $$1, $$2}'
@@ -44,6 +44,9 @@ run: tools build ## run the whole stack on loopback (PostgreSQL, Temporal + UI, 
 
 test: tools ## run every test against a throw-away stack
 	go test -count=1 -timeout 20m ./...
+
+bench: tools build ## measure the hot paths against pgbench on a seeded throw-away stack (< 10 min)
+	go run ./cmd/bench
 
 generate: $(BIN)/.sqlc-$(SQLC_VERSION) ## regenerate the sqlc code in db/
 	$(SQLC) generate

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -62,6 +63,12 @@ func toAppError(err error) *apperr.Error {
 // logged with the request id and the client gets only a generic message
 // that quotes the id.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, context.Canceled) && r.Context().Err() != nil {
+		// The client went away; no one reads this answer, and it is not a
+		// server fault. 499 is the conventional "client closed request".
+		w.WriteHeader(499)
+		return
+	}
 	e := toAppError(err)
 	if e == nil || e.Code == apperr.Internal {
 		reqID := middleware.GetReqID(r.Context())

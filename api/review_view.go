@@ -31,11 +31,16 @@ func ReviewView(ctx context.Context, store *db.Store, blob *storage.Store, id uu
 	if err != nil {
 		return ReviewApplication{}, db.MapError(err)
 	}
-	out := ReviewApplication{applicationJSON: toApplicationJSON(row.Application)}
-	if err := json.Unmarshal(row.TeamMembersWithNames, &out.TeamMembersWithNames); err != nil {
+	return reviewViewOf(ctx, blob, row.Application, row.TeamMembersWithNames)
+}
+
+// reviewViewOf completes a loaded row: team names decoded, resume signed.
+func reviewViewOf(ctx context.Context, blob *storage.Store, a db.Application, team json.RawMessage) (ReviewApplication, error) {
+	out := ReviewApplication{applicationJSON: toApplicationJSON(a)}
+	if err := json.Unmarshal(team, &out.TeamMembersWithNames); err != nil {
 		return out, err
 	}
-	if a := row.Application; a.ResumeKey != nil {
+	if a.ResumeKey != nil {
 		link, err := blob.PresignGet(ctx, *a.ResumeKey, *a.ResumeName, resumeLinkTTL)
 		if err != nil {
 			return out, err

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -20,10 +21,10 @@ var (
 )
 
 // nextApplication is GET /api/applications/random: the application the
-// assignment rule gives the caller, in the reviewer view.
+// assignment rule gives the caller, in the reviewer view (one query).
 func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	id, err := s.store.ApplicationNextForReviewer(ctx, principalFrom(ctx).ProfileID)
+	row, err := s.store.ApplicationNextForReviewerView(ctx, principalFrom(ctx).ProfileID)
 	if errors.Is(db.MapError(err), db.ErrNotFound) {
 		writeError(w, r, errQueueEmpty)
 		return
@@ -32,7 +33,7 @@ func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	view, err := ReviewView(ctx, s.store, s.blob, id)
+	view, err := reviewViewOf(ctx, s.blob, row.Application, row.TeamMembersWithNames)
 	if err != nil {
 		writeError(w, r, err)
 		return
@@ -88,9 +89,10 @@ func toReviewJSON(r db.Review) reviewJSON {
 		ReviewedAt: r.ReviewedAt}
 }
 
-// submitReview is POST /api/review/submit. The insert and the counters it
-// moves (the application's review_count and the reviewer's totals, kept by
-// a trigger) commit together.
+// submitReview is POST /api/review/submit. One statement inserts the
+// review only for a submitted application that is not the caller's own; the
+// trigger moves the counters in its transaction. When nothing was inserted,
+// a second look tells the client why.
 func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
 	var req reviewRequest
 	if !decode(w, r, &req) {
@@ -99,40 +101,37 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
 	appID := uuid.MustParse(req.ApplicationID)
-	var (
-		review db.Review
-		total  int32
-	)
-	err := s.store.InTx(ctx, func(q *db.Queries) error {
-		app, err := q.ApplicationStatusOwner(ctx, appID)
-		if errors.Is(db.MapError(err), db.ErrNotFound) || (err == nil && app.Status != "submitted") {
-			return errReviewAppMissing
-		}
-		if err != nil {
-			return err
-		}
-		if app.ProfileID == me {
-			return errOwnApplication
-		}
-		review, err = q.ReviewInsert(ctx, db.ReviewInsertParams{
-			ApplicationID: appID, ReviewerID: me, ResumeScore: *req.ResumeScore,
-			LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
-		})
-		if errors.Is(db.MapError(err), db.ErrConflict) {
-			return errAlreadyReviewed
-		}
-		if err != nil {
-			return err
-		}
-		stats, err := q.ReviewerStatsGet(ctx, me)
-		total = stats.ReviewCount
-		return err
+	review, err := s.store.ReviewInsertChecked(ctx, db.ReviewInsertCheckedParams{
+		ApplicationID: appID, ReviewerID: me, ResumeScore: *req.ResumeScore,
+		LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
 	})
+	if errors.Is(db.MapError(err), db.ErrNotFound) {
+		err = s.whyNotReviewed(ctx, appID, me)
+	}
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	stats, err := s.store.ReviewerStatsGet(ctx, me)
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"success": true, "message": "Review submitted", "review": toReviewJSON(review), "total_reviews": total,
+		"success": true, "message": "Review submitted", "review": toReviewJSON(review), "total_reviews": stats.ReviewCount,
 	})
+}
+
+// whyNotReviewed explains a review that was not inserted.
+func (s *Server) whyNotReviewed(ctx context.Context, appID, me uuid.UUID) error {
+	app, err := s.store.ApplicationStatusOwner(ctx, appID)
+	switch {
+	case errors.Is(db.MapError(err), db.ErrNotFound), err == nil && app.Status != "submitted":
+		return errReviewAppMissing
+	case err != nil:
+		return err
+	case app.ProfileID == me:
+		return errOwnApplication
+	}
+	return errAlreadyReviewed
 }

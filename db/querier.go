@@ -29,10 +29,12 @@ type Querier interface {
 	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
 	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
 	// The assignment rule: submitted applications only, not the reviewer's own,
-	// not one they reviewed; fewest reviews first, ties by id. The scan follows
-	// applications_queue_idx and probes the (application_id, reviewer_id)
-	// unique index per candidate, so it stops at the first fit.
-	ApplicationNextForReviewer(ctx context.Context, reviewerID uuid.UUID) (uuid.UUID, error)
+	// not one they reviewed; fewest reviews first, ties by id. The inner scan
+	// follows applications_queue_idx and probes the (application_id,
+	// reviewer_id) unique index per candidate, so it stops at the first fit.
+	// The chosen row comes back in the reviewer view (team names included), so
+	// the queue costs one round trip.
+	ApplicationNextForReviewerView(ctx context.Context, reviewerID uuid.UUID) (ApplicationNextForReviewerViewRow, error)
 	ApplicationResumeKeyByProfile(ctx context.Context, profileID uuid.UUID) (*string, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
@@ -93,6 +95,12 @@ type Querier interface {
 	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
 	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
+	// Records a review of a submitted application that is not the reviewer's
+	// own, in one statement (the trigger moves the counters in the same
+	// transaction). No row when the application is missing, a draft, the
+	// reviewer's own, or already reviewed by them; callers tell these apart on
+	// that error path only.
+	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (Review, error)
 	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
 	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
 	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)

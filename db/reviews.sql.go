@@ -7,30 +7,85 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
 )
 
-const applicationNextForReviewer = `-- name: ApplicationNextForReviewer :one
-SELECT a.id FROM applications a
-WHERE a.status = 'submitted'
-  AND a.profile_id <> $1
-  AND NOT EXISTS (
-      SELECT 1 FROM reviews r WHERE r.application_id = a.id AND r.reviewer_id = $1)
-ORDER BY a.review_count, a.id
-LIMIT 1
+const applicationNextForReviewerView = `-- name: ApplicationNextForReviewerView :one
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
+       coalesce((
+           SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
+           FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
+           JOIN profiles p ON lower(p.email) = lower(t.email)
+       ), '[]')::jsonb AS team_members_with_names
+FROM applications a
+WHERE a.id = (
+    SELECT n.id FROM applications n
+    WHERE n.status = 'submitted'
+      AND n.profile_id <> $1
+      AND NOT EXISTS (
+          SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)
+    ORDER BY n.review_count, n.id
+    LIMIT 1)
 `
 
+type ApplicationNextForReviewerViewRow struct {
+	Application          Application
+	TeamMembersWithNames json.RawMessage
+}
+
 // The assignment rule: submitted applications only, not the reviewer's own,
-// not one they reviewed; fewest reviews first, ties by id. The scan follows
-// applications_queue_idx and probes the (application_id, reviewer_id)
-// unique index per candidate, so it stops at the first fit.
-func (q *Queries) ApplicationNextForReviewer(ctx context.Context, reviewerID uuid.UUID) (uuid.UUID, error) {
-	row := q.db.QueryRow(ctx, applicationNextForReviewer, reviewerID)
-	var id uuid.UUID
-	err := row.Scan(&id)
-	return id, err
+// not one they reviewed; fewest reviews first, ties by id. The inner scan
+// follows applications_queue_idx and probes the (application_id,
+// reviewer_id) unique index per candidate, so it stops at the first fit.
+// The chosen row comes back in the reviewer view (team names included), so
+// the queue costs one round trip.
+func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, reviewerID uuid.UUID) (ApplicationNextForReviewerViewRow, error) {
+	row := q.db.QueryRow(ctx, applicationNextForReviewerView, reviewerID)
+	var i ApplicationNextForReviewerViewRow
+	err := row.Scan(
+		&i.Application.ID,
+		&i.Application.ProfileID,
+		&i.Application.Status,
+		&i.Application.Email,
+		&i.Application.Phone,
+		&i.Application.Discord,
+		&i.Application.TshirtSize,
+		&i.Application.DietaryRestrictions,
+		&i.Application.Age,
+		&i.Application.Country,
+		&i.Application.Gender,
+		&i.Application.Ethnicity,
+		&i.Application.University,
+		&i.Application.Program,
+		&i.Application.YearOfStudy,
+		&i.Application.ExperienceLevel,
+		&i.Application.HackathonsAttended,
+		&i.Application.GithubUrl,
+		&i.Application.LinkedinUrl,
+		&i.Application.WebsiteUrl,
+		&i.Application.ResumeKey,
+		&i.Application.ResumeName,
+		&i.Application.Q1Answer,
+		&i.Application.Q2Answer,
+		&i.Application.TeamMembers,
+		&i.Application.CocAgreed,
+		&i.Application.InfoShareAuthorized,
+		&i.Application.MarketingOptIn,
+		&i.Application.ReviewCount,
+		&i.Application.CreatedAt,
+		&i.Application.UpdatedAt,
+		&i.Application.SubmittedAt,
+		&i.Application.Decision,
+		&i.Application.DecidedAt,
+		&i.Application.RsvpDeadline,
+		&i.Application.Rsvp,
+		&i.Application.RsvpAt,
+		&i.TeamMembersWithNames,
+	)
+	return i, err
 }
 
 const applicationStatusOwner = `-- name: ApplicationStatusOwner :one
@@ -112,6 +167,52 @@ func (q *Queries) ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Rev
 		arg.LinksScore,
 		arg.Q1Score,
 		arg.Q2Score,
+	)
+	var i Review
+	err := row.Scan(
+		&i.ID,
+		&i.ApplicationID,
+		&i.ReviewerID,
+		&i.ResumeScore,
+		&i.LinksScore,
+		&i.Q1Score,
+		&i.Q2Score,
+		&i.ReviewedAt,
+	)
+	return i, err
+}
+
+const reviewInsertChecked = `-- name: ReviewInsertChecked :one
+INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
+SELECT a.id, $1, $2, $3, $4, $5
+FROM applications a
+WHERE a.id = $6 AND a.status = 'submitted' AND a.profile_id <> $1
+ON CONFLICT (application_id, reviewer_id) DO NOTHING
+RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at
+`
+
+type ReviewInsertCheckedParams struct {
+	ReviewerID    uuid.UUID
+	ResumeScore   int32
+	LinksScore    int32
+	Q1Score       int32
+	Q2Score       int32
+	ApplicationID uuid.UUID
+}
+
+// Records a review of a submitted application that is not the reviewer's
+// own, in one statement (the trigger moves the counters in the same
+// transaction). No row when the application is missing, a draft, the
+// reviewer's own, or already reviewed by them; callers tell these apart on
+// that error path only.
+func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (Review, error) {
+	row := q.db.QueryRow(ctx, reviewInsertChecked,
+		arg.ReviewerID,
+		arg.ResumeScore,
+		arg.LinksScore,
+		arg.Q1Score,
+		arg.Q2Score,
+		arg.ApplicationID,
 	)
 	var i Review
 	err := row.Scan(

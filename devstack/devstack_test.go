@@ -136,7 +136,7 @@ func writeExecutable(t *testing.T, path string) {
 func TestPgBinary(t *testing.T) {
 	t.Run("ErrNoPostgres", func(t *testing.T) {
 		fakePgTree(t, t.TempDir())
-		got, err := pgBinary("initdb")
+		got, err := PgBinary("initdb")
 		if !errors.Is(err, ErrNoPostgres) {
 			t.Fatalf("pgBinary: got (%q, %v), want ErrNoPostgres", got, err)
 		}
@@ -148,7 +148,7 @@ func TestPgBinary(t *testing.T) {
 		for _, v := range []string{"9", "14", "15"} {
 			writeExecutable(t, filepath.Join(root, v, "bin", "initdb"))
 		}
-		got, err := pgBinary("initdb")
+		got, err := PgBinary("initdb")
 		if err != nil {
 			t.Fatalf("pgBinary: %v", err)
 		}
@@ -161,7 +161,7 @@ func TestPgBinary(t *testing.T) {
 		root := t.TempDir()
 		fakePgTree(t, root)
 		writeExecutable(t, filepath.Join(root, "15", "bin", "initdb"))
-		got, err := pgBinary("postgres")
+		got, err := PgBinary("postgres")
 		if !errors.Is(err, ErrNoPostgres) {
 			t.Fatalf("pgBinary: got (%q, %v), want ErrNoPostgres", got, err)
 		}
@@ -176,7 +176,7 @@ func TestPgBinary(t *testing.T) {
 		pgSearchGlob = filepath.Join(root, "*", "bin") + string(filepath.Separator)
 		t.Cleanup(func() { pgSearchGlob = old })
 		t.Setenv("PATH", pathDir)
-		got, err := pgBinary("initdb")
+		got, err := PgBinary("initdb")
 		if err != nil {
 			t.Fatalf("pgBinary: %v", err)
 		}

@@ -44,9 +44,9 @@ type Postgres struct {
 // they are not on PATH; tests point it elsewhere.
 var pgSearchGlob = "/usr/lib/postgresql/*/bin/"
 
-// pgBinary finds a PostgreSQL server binary on PATH or under
+// PgBinary finds a PostgreSQL server binary on PATH or under
 // /usr/lib/postgresql/<version>/bin, newest version first.
-func pgBinary(name string) (string, error) {
+func PgBinary(name string) (string, error) {
 	if p, err := exec.LookPath(name); err == nil {
 		return p, nil
 	}
@@ -97,11 +97,11 @@ func chownTree(dir string, cred *syscall.Credential) error {
 // superuser is "hackdesk" with a random password kept beside the cluster
 // (<dir>.password, mode 0600); connections are TCP on 127.0.0.1 only.
 func StartPostgres(ctx context.Context, o PostgresOptions) (*Postgres, error) {
-	initdb, err := pgBinary("initdb")
+	initdb, err := PgBinary("initdb")
 	if err != nil {
 		return nil, err
 	}
-	postgres, err := pgBinary("postgres")
+	postgres, err := PgBinary("postgres")
 	if err != nil {
 		return nil, err
 	}

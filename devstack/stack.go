@@ -24,6 +24,9 @@ type Options struct {
 	// ExternalTemporal, when true, keeps Base.TemporalAddress even though it
 	// has a default value.
 	ExternalTemporal bool
+	// TemporalInMemory keeps the dev server's state in memory instead of
+	// .data/temporal.db (throw-away stacks: tests and benchmarks).
+	TemporalInMemory bool
 }
 
 // Stack is the running services.
@@ -68,8 +71,12 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		if err != nil {
 			return nil, err
 		}
+		dbFile := filepath.Join(dataDir, "temporal.db")
+		if o.TemporalInMemory {
+			dbFile = ""
+		}
 		s.temporal, err = StartTemporal(ctx, TemporalOptions{
-			Bin: bin, DBFile: filepath.Join(dataDir, "temporal.db"), Port: o.TemporalPort,
+			Bin: bin, DBFile: dbFile, Port: o.TemporalPort,
 			UIPort: o.TemporalUIPort, LogPath: filepath.Join(logs, "temporal.log"),
 		})
 		if err != nil {

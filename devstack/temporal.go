@@ -17,7 +17,7 @@ import (
 // TemporalOptions configure the Temporal dev server.
 type TemporalOptions struct {
 	Bin     string // path of the temporal CLI
-	DBFile  string // SQLite file; state survives restarts
+	DBFile  string // SQLite file; state survives restarts. Empty: in memory
 	Port    int    // gRPC frontend; 0 picks a free port
 	UIPort  int    // Web UI; 0 picks a free port
 	LogPath string
@@ -53,15 +53,18 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 			return nil, err
 		}
 	}
-	cmd := exec.Command(o.Bin, "server", "start-dev",
+	args := []string{"server", "start-dev",
 		"--ip", "127.0.0.1",
 		"--port", strconv.Itoa(o.Port),
 		"--ui-port", strconv.Itoa(o.UIPort),
 		"--http-port", strconv.Itoa(httpPort),
 		"--metrics-port", strconv.Itoa(metricsPort),
-		"--db-filename", o.DBFile,
 		"--log-level", "warn",
-	)
+	}
+	if o.DBFile != "" {
+		args = append(args, "--db-filename", o.DBFile)
+	}
+	cmd := exec.Command(o.Bin, args...)
 	proc, err := startProcess("temporal", cmd, o.LogPath, syscall.SIGTERM)
 	if err != nil {
 		return nil, err

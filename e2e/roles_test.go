@@ -48,7 +48,7 @@ var allowed = map[string]map[string]bool{
 
 // newSession opens a session for a profile straight in the store, so the
 // matrix can use a fresh one per request (logout revokes its own).
-func newSession(t *testing.T, store *db.Store, profileID uuid.UUID) string {
+func newSession(t testing.TB, store *db.Store, profileID uuid.UUID) string {
 	t.Helper()
 	tok, hash, err := auth.NewToken()
 	if err != nil {

@@ -24,7 +24,7 @@ var ErrNotFound = errors.New("object not found")
 // Store is one bucket.
 type Store struct {
 	client  *s3.Client
-	presign *s3.PresignClient
+	presign *presigner
 	bucket  string
 }
 
@@ -40,7 +40,9 @@ func New(cfg config.Config) *Store {
 		RequestChecksumCalculation: aws.RequestChecksumCalculationWhenRequired,
 		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
 	})
-	return &Store{client: client, presign: s3.NewPresignClient(client), bucket: cfg.S3Bucket}
+	// A malformed endpoint leaves presign nil; PresignGet then reports it.
+	ps, _ := newPresigner(cfg.S3Endpoint, cfg.S3Region, cfg.S3Bucket, cfg.S3AccessKey, cfg.S3SecretKey)
+	return &Store{client: client, presign: ps, bucket: cfg.S3Bucket}
 }
 
 // Bucket returns the bucket name.
@@ -109,18 +111,15 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return err
 }
 
-// PresignGet returns a time-limited download link that makes browsers save
-// the file under filename.
-func (s *Store) PresignGet(ctx context.Context, key, filename string, ttl time.Duration) (string, error) {
-	req, err := s.presign.PresignGetObject(ctx, &s3.GetObjectInput{
-		Bucket:                     &s.bucket,
-		Key:                        &key,
-		ResponseContentDisposition: aws.String(fmt.Sprintf("attachment; filename=%q", filename)),
-	}, s3.WithPresignExpires(ttl))
-	if err != nil {
-		return "", err
+// PresignGet returns a time-limited download link (SigV4, path style) that
+// makes browsers save the file under filename.
+func (s *Store) PresignGet(_ context.Context, key, filename string, ttl time.Duration) (string, error) {
+	if s.presign == nil {
+		return "", errors.New("storage: S3_ENDPOINT is not a URL")
 	}
-	return req.URL, nil
+	return s.presign.get(key, ttl, time.Now(), map[string]string{
+		"response-content-disposition": fmt.Sprintf("attachment; filename=%q", filename),
+	}), nil
 }
 
 func isNotFound(err error) bool {

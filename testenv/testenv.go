@@ -68,7 +68,7 @@ func run(m *testing.M) int {
 	defer cancel()
 	base := config.Defaults()
 	base.DatabaseURL = os.Getenv("TEST_DATABASE_URL")
-	shared, err = devstack.Start(ctx, devstack.Options{Base: base, DataDir: dir, BinDir: BinDir(), Fast: true})
+	shared, err = devstack.Start(ctx, devstack.Options{Base: base, DataDir: dir, BinDir: BinDir(), Fast: true, TemporalInMemory: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testenv: start services:", err)
 		return 1

@@ -1,18 +1,41 @@
--- name: ApplicationNextForReviewer :one
+-- name: ApplicationNextForReviewerView :one
 -- The assignment rule: submitted applications only, not the reviewer's own,
--- not one they reviewed; fewest reviews first, ties by id. The scan follows
--- applications_queue_idx and probes the (application_id, reviewer_id)
--- unique index per candidate, so it stops at the first fit.
-SELECT a.id FROM applications a
-WHERE a.status = 'submitted'
-  AND a.profile_id <> @reviewer_id
-  AND NOT EXISTS (
-      SELECT 1 FROM reviews r WHERE r.application_id = a.id AND r.reviewer_id = @reviewer_id)
-ORDER BY a.review_count, a.id
-LIMIT 1;
+-- not one they reviewed; fewest reviews first, ties by id. The inner scan
+-- follows applications_queue_idx and probes the (application_id,
+-- reviewer_id) unique index per candidate, so it stops at the first fit.
+-- The chosen row comes back in the reviewer view (team names included), so
+-- the queue costs one round trip.
+SELECT sqlc.embed(a),
+       coalesce((
+           SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
+           FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
+           JOIN profiles p ON lower(p.email) = lower(t.email)
+       ), '[]')::jsonb AS team_members_with_names
+FROM applications a
+WHERE a.id = (
+    SELECT n.id FROM applications n
+    WHERE n.status = 'submitted'
+      AND n.profile_id <> @reviewer_id
+      AND NOT EXISTS (
+          SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
+    ORDER BY n.review_count, n.id
+    LIMIT 1);
 
 -- name: ApplicationStatusOwner :one
 SELECT status, profile_id FROM applications WHERE id = $1;
+
+-- name: ReviewInsertChecked :one
+-- Records a review of a submitted application that is not the reviewer's
+-- own, in one statement (the trigger moves the counters in the same
+-- transaction). No row when the application is missing, a draft, the
+-- reviewer's own, or already reviewed by them; callers tell these apart on
+-- that error path only.
+INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
+SELECT a.id, @reviewer_id, @resume_score, @links_score, @q1_score, @q2_score
+FROM applications a
+WHERE a.id = @application_id AND a.status = 'submitted' AND a.profile_id <> @reviewer_id
+ON CONFLICT (application_id, reviewer_id) DO NOTHING
+RETURNING *;
 
 -- name: ReviewInsert :one
 INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)

@@ -1,0 +1,102 @@
+// Command bench is `make bench`: it starts its own stack (throw-away
+// PostgreSQL, Temporal dev server, versitygw), seeds it with `hackdesk seed`,
+// and measures the hot paths side by side with what PostgreSQL alone can do
+// (pgbench), printing a markdown table and writing it to
+// docs/performance.md. The last line of output holds the headline figures.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"hackdesk/app"
+	"hackdesk/config"
+	"hackdesk/devstack"
+)
+
+// Phase lengths and sizes (issue "Benchmarks").
+const (
+	clients          = 32
+	runFor           = 20 * time.Second
+	seedApplications = 100_000
+	seedReviewers    = 500
+	seedReviews      = 300_000
+	leaderboardCalls = 50
+	workflowCount    = 1000
+	workflowInFlight = 32
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	root, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	outDir := filepath.Join(root, "bin", "bench")
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	dataDir, err := os.MkdirTemp("", "hackdesk-bench-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dataDir)
+	if err := os.Chmod(dataDir, 0o755); err != nil { // PostgreSQL runs as another account under root
+		return err
+	}
+
+	say("starting PostgreSQL, Temporal and versitygw...")
+	base := config.Defaults()
+	base.HTTPAddr = "127.0.0.1:0"
+	// Durable PostgreSQL (fsync and synchronous commit on); the Temporal dev
+	// server keeps its state in memory, as its SQLite file is not what a
+	// production Temporal cluster persists to.
+	stack, err := devstack.Start(ctx, devstack.Options{Base: base, DataDir: dataDir, BinDir: filepath.Join(root, "bin"), TemporalInMemory: true})
+	if err != nil {
+		return err
+	}
+	defer stack.Close()
+	cfg := stack.Config
+	cfg.DatabaseURL += "&pool_max_conns=" + fmt.Sprint(poolSize)
+	logFile, err := os.Create(filepath.Join(outDir, "api.log"))
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	logger := slog.New(slog.NewJSONHandler(logFile, nil))
+	a, err := app.Open(ctx, cfg, logger, io.Discard)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if err := a.Migrate(ctx); err != nil {
+		return err
+	}
+	if err := a.StartWorker(); err != nil {
+		return err
+	}
+	if err := a.Listen(); err != nil {
+		return err
+	}
+	b := &bench{a: a, cfg: cfg, root: root, outDir: outDir, pgAdminURL: stack.PostgresAdminURL()}
+	return b.all(ctx)
+}
+
+func say(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}

@@ -1,0 +1,486 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/pprof"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+
+	"hackdesk/app"
+	"hackdesk/auth"
+	"hackdesk/config"
+	"hackdesk/db"
+	"hackdesk/devstack"
+	"hackdesk/workflows"
+)
+
+// poolSize is the API's connection pool: a few connections per core keep
+// both cores busy without queueing inside PostgreSQL.
+const poolSize = 8
+
+type bench struct {
+	a          *app.App
+	cfg        config.Config
+	root       string
+	outDir     string
+	pgAdminURL string
+	http       *http.Client
+	reviewers  []uuid.UUID
+	rows       [][2]string // the results table
+	headline   []string
+}
+
+func (b *bench) add(what, value string) { b.rows = append(b.rows, [2]string{what, value}) }
+
+func (b *bench) all(ctx context.Context) error {
+	b.http = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * clients, DisableCompression: true}, Timeout: 30 * time.Second}
+	start := time.Now()
+	if err := b.seed(ctx, seedApplications, seedReviewers, seedReviews, "bench"); err != nil {
+		return err
+	}
+	var err error
+	if b.reviewers, err = b.reviewerIDs(ctx, "bench.reviewer%"); err != nil {
+		return err
+	}
+	queueRPS, queueP99, err := b.queueHTTP(ctx)
+	if err != nil {
+		return err
+	}
+	pgTPS, naiveTPS, err := b.pgbench(ctx)
+	if err != nil {
+		return err
+	}
+	b.add("queue over HTTP vs pgbench (same SQL)", fmt.Sprintf("%.2f", queueRPS/pgTPS))
+	b.add("shipped query vs naive GROUP BY / NOT IN", fmt.Sprintf("%.0f× faster", pgTPS/naiveTPS))
+	reviewsPerS, err := b.reviews(ctx)
+	if err != nil {
+		return err
+	}
+	lbP50, err := b.leaderboard(ctx)
+	if err != nil {
+		return err
+	}
+	wfP95, err := b.workflows(ctx)
+	if err != nil {
+		return err
+	}
+	b.headline = []string{
+		fmt.Sprintf("queue_rps=%.0f", queueRPS),
+		fmt.Sprintf("queue_p99_ms=%.1f", queueP99),
+		fmt.Sprintf("queue_vs_pgbench=%.2f", queueRPS/pgTPS),
+		fmt.Sprintf("vs_naive=%.0f", pgTPS/naiveTPS),
+		fmt.Sprintf("reviews_per_s=%.0f", reviewsPerS),
+		fmt.Sprintf("leaderboard_p50_ms=%.1f", lbP50),
+		fmt.Sprintf("wf_p95_ms=%.0f", wfP95),
+	}
+	return b.report(ctx, time.Since(start))
+}
+
+// seed runs `hackdesk seed` against the bench database.
+func (b *bench) seed(ctx context.Context, apps, reviewers, reviews int, prefix string) error {
+	say("seeding %d applications, %d reviewers, %d reviews...", apps, reviewers, reviews)
+	cmd := exec.CommandContext(ctx, filepath.Join(b.root, "bin", "hackdesk"), "seed",
+		"--applications", strconv.Itoa(apps), "--reviewers", strconv.Itoa(reviewers),
+		"--reviews", strconv.Itoa(reviews), "--prefix", prefix, "--seed", "42")
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+b.cfg.DatabaseURL)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	t := time.Now()
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("seed: %w\n%s", err, out.String())
+	}
+	b.add(fmt.Sprintf("seed %d applications / %d reviewers / %d reviews", apps, reviewers, reviews), dur(time.Since(t)))
+	return nil
+}
+
+func (b *bench) reviewerIDs(ctx context.Context, pattern string) ([]uuid.UUID, error) {
+	rows, err := b.a.Store.Pool().Query(ctx, `SELECT id FROM profiles WHERE email LIKE $1 ORDER BY email`, pattern)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []uuid.UUID
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// session opens a real session for a profile and returns its token.
+func (b *bench) session(ctx context.Context, id uuid.UUID) (string, error) {
+	tok, hash, err := auth.NewToken()
+	if err != nil {
+		return "", err
+	}
+	_, err = b.a.Store.SessionInsert(ctx, db.SessionInsertParams{TokenHash: hash, ProfileID: id, ExpiresAt: time.Now().Add(time.Hour)})
+	return tok, err
+}
+
+func (b *bench) get(ctx context.Context, token, path string, out any) (int, error) {
+	return b.do(ctx, http.MethodGet, token, path, nil, out)
+}
+
+func (b *bench) do(ctx context.Context, method, token, path string, body any, out any) (int, error) {
+	var rd *bytes.Reader
+	if body != nil {
+		data, _ := json.Marshal(body)
+		rd = bytes.NewReader(data)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, b.a.URL()+path, rd)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := b.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if out != nil && resp.StatusCode == http.StatusOK {
+		return resp.StatusCode, json.NewDecoder(resp.Body).Decode(out)
+	}
+	var sink bytes.Buffer
+	_, _ = sink.ReadFrom(resp.Body)
+	return resp.StatusCode, nil
+}
+
+// loop runs fn on n workers until d has passed and returns every call's
+// latency and the number of failed calls.
+func loop(ctx context.Context, n int, d time.Duration, fn func(ctx context.Context, worker int) error) ([]time.Duration, int64, time.Duration) {
+	ctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	var (
+		mu     sync.Mutex
+		all    []time.Duration
+		errs   atomic.Int64
+		wg     sync.WaitGroup
+		start  = time.Now()
+		logged atomic.Bool
+	)
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			var mine []time.Duration
+			for ctx.Err() == nil {
+				t := time.Now()
+				err := fn(ctx, w)
+				if ctx.Err() != nil {
+					break
+				}
+				if err != nil {
+					errs.Add(1)
+					if !logged.Swap(true) {
+						say("first error: %v", err)
+					}
+					continue
+				}
+				mine = append(mine, time.Since(t))
+			}
+			mu.Lock()
+			all = append(all, mine...)
+			mu.Unlock()
+		}(w)
+	}
+	wg.Wait()
+	return all, errs.Load(), time.Since(start)
+}
+
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	i := int(float64(len(s)-1) * p)
+	return s[i]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+func dur(d time.Duration) string { return d.Round(100 * time.Millisecond).String() }
+
+// queueHTTP is 32 reviewers calling GET /api/applications/random for 20 s,
+// with CPU and allocation profiles of the whole process taken meanwhile.
+func (b *bench) queueHTTP(ctx context.Context) (rps, p99 float64, err error) {
+	say("queue over HTTP: %d reviewers for %s (profiling)...", clients, runFor)
+	tokens := make([]string, clients)
+	for i := range tokens {
+		if tokens[i], err = b.session(ctx, b.reviewers[i]); err != nil {
+			return 0, 0, err
+		}
+	}
+	cpu, err := os.Create(filepath.Join(b.outDir, "queue.cpu.prof"))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer cpu.Close()
+	runtime.GC()
+	if err := pprof.StartCPUProfile(cpu); err != nil {
+		return 0, 0, err
+	}
+	lat, errs, took := loop(ctx, clients, runFor, func(ctx context.Context, w int) error {
+		status, err := b.get(ctx, tokens[w], "/api/applications/random", nil)
+		if err == nil && status != http.StatusOK {
+			err = fmt.Errorf("status %d", status)
+		}
+		return err
+	})
+	pprof.StopCPUProfile()
+	if f, err := os.Create(filepath.Join(b.outDir, "queue.allocs.prof")); err == nil {
+		_ = pprof.Lookup("allocs").WriteTo(f, 0)
+		f.Close()
+	}
+	rps = float64(len(lat)) / took.Seconds()
+	p50, p99d := percentile(lat, 0.50), percentile(lat, 0.99)
+	b.add("queue over HTTP: requests/s (32 reviewers, 20 s)", fmt.Sprintf("%.0f", rps))
+	b.add("queue over HTTP: p50 / p99", fmt.Sprintf("%.1f ms / %.1f ms", ms(p50), ms(p99d)))
+	b.add("queue over HTTP: errors", strconv.FormatInt(errs, 10))
+	return rps, ms(p99d), nil
+}
+
+var tpsLine = regexp.MustCompile(`tps = ([0-9.]+) \(without initial connection time\)`)
+
+// pgbench runs the shipped queue SQL and the naive form straight against
+// PostgreSQL at 32 clients with random reviewers.
+func (b *bench) pgbench(ctx context.Context) (shipped, naive float64, err error) {
+	pool := b.a.Store.Pool()
+	if _, err := pool.Exec(ctx, `DROP TABLE IF EXISTS bench_reviewers;
+		CREATE TABLE bench_reviewers AS
+		  SELECT row_number() OVER (ORDER BY id)::int AS n, id FROM profiles WHERE email LIKE 'bench.reviewer%';
+		ALTER TABLE bench_reviewers ADD PRIMARY KEY (n); ANALYZE bench_reviewers`); err != nil {
+		return 0, 0, err
+	}
+	// The reviewer comes from a primary-key look-up, an InitPlan evaluated
+	// once per statement; the rest is the shipped query text.
+	const who = `(SELECT id FROM bench_reviewers WHERE n = :n)`
+	// Both statements select one application and return it in the reviewer
+	// view; the shipped one is the text of ApplicationNextForReviewerView.
+	const view = `SELECT a.*, coalesce((
+    SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
+    FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
+    JOIN profiles p ON lower(p.email) = lower(t.email)), '[]')::jsonb
+FROM applications a WHERE a.id = `
+	shippedSQL := fmt.Sprintf(`\set n random(1, %d)
+%s(SELECT n.id FROM applications n
+  WHERE n.status = 'submitted' AND n.profile_id <> %s
+    AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = %s)
+  ORDER BY n.review_count, n.id LIMIT 1);
+`, seedReviewers, view, who, who)
+	naiveSQL := fmt.Sprintf(`\set n random(1, %d)
+%s(SELECT n.id FROM applications n LEFT JOIN reviews r ON r.application_id = n.id
+  WHERE n.status = 'submitted' AND n.profile_id <> %s
+    AND n.id NOT IN (SELECT application_id FROM reviews WHERE reviewer_id = %s)
+  GROUP BY n.id ORDER BY count(r.id), n.id LIMIT 1);
+`, seedReviewers, view, who, who)
+	say("pgbench: shipped queue SQL, %d clients for %s...", clients, runFor)
+	if shipped, err = b.runPgbench(ctx, "shipped", shippedSQL); err != nil {
+		return 0, 0, err
+	}
+	say("pgbench: naive GROUP BY / NOT IN, %d clients for %s...", clients, runFor)
+	if naive, err = b.runPgbench(ctx, "naive", naiveSQL); err != nil {
+		return 0, 0, err
+	}
+	b.add("pgbench, shipped queue SQL: transactions/s (32 clients)", fmt.Sprintf("%.0f", shipped))
+	b.add("pgbench, naive GROUP BY / NOT IN: transactions/s", fmt.Sprintf("%.1f", naive))
+	return shipped, naive, nil
+}
+
+func (b *bench) runPgbench(ctx context.Context, name, script string) (float64, error) {
+	bin, err := devstack.PgBinary("pgbench")
+	if err != nil {
+		return 0, err
+	}
+	file := filepath.Join(b.outDir, name+".pgbench.sql")
+	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
+		return 0, err
+	}
+	cmd := exec.CommandContext(ctx, bin, "-n", "-M", "prepared", "-c", strconv.Itoa(clients), "-j", "2",
+		"-T", strconv.Itoa(int(runFor.Seconds())), "-f", file, "-d", b.cfg.DatabaseURL[:strings.Index(b.cfg.DatabaseURL, "&pool_max_conns")])
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("pgbench %s: %w\n%s", name, err, out)
+	}
+	m := tpsLine.FindSubmatch(out)
+	if m == nil {
+		return 0, fmt.Errorf("pgbench %s: no tps in output:\n%s", name, out)
+	}
+	return strconv.ParseFloat(string(m[1]), 64)
+}
+
+// reviews is 32 reviewers looping random → submit for 20 s, then a check
+// that no duplicate exists and every counter agrees with the rows.
+func (b *bench) reviews(ctx context.Context) (float64, error) {
+	say("review throughput: %d reviewers looping random -> submit for %s...", clients, runFor)
+	tokens := make([]string, clients)
+	for i := range tokens {
+		var err error
+		if tokens[i], err = b.session(ctx, b.reviewers[clients+i]); err != nil {
+			return 0, err
+		}
+	}
+	var submitLat []time.Duration
+	var mu sync.Mutex
+	lat, errs, took := loop(ctx, clients, runFor, func(ctx context.Context, w int) error {
+		var next struct {
+			Application struct {
+				ID uuid.UUID `json:"id"`
+			} `json:"application"`
+		}
+		status, err := b.get(ctx, tokens[w], "/api/applications/random", &next)
+		if err != nil || status != http.StatusOK {
+			return fmt.Errorf("random: %d %v", status, err)
+		}
+		t := time.Now()
+		status, err = b.do(ctx, http.MethodPost, tokens[w], "/api/review/submit", map[string]any{
+			"application_id": next.Application.ID, "resume_score": 2, "links_score": 1, "q1_score": 5, "q2_score": 2,
+		}, nil)
+		if err != nil || status != http.StatusOK {
+			return fmt.Errorf("submit: %d %v", status, err)
+		}
+		d := time.Since(t)
+		mu.Lock()
+		submitLat = append(submitLat, d)
+		mu.Unlock()
+		return nil
+	})
+	perS := float64(len(lat)) / took.Seconds()
+	var dupes, badApps, badStats int64
+	err := b.a.Store.Pool().QueryRow(ctx, `
+		SELECT (SELECT count(*) FROM reviews) - (SELECT count(*) FROM (SELECT DISTINCT application_id, reviewer_id FROM reviews) d),
+		       (SELECT count(*) FROM applications a LEFT JOIN (SELECT application_id, count(*) n FROM reviews GROUP BY 1) c
+		          ON c.application_id = a.id WHERE a.review_count <> coalesce(c.n, 0)),
+		       (SELECT count(*) FROM reviewer_stats s LEFT JOIN (SELECT reviewer_id, count(*) n FROM reviews GROUP BY 1) c
+		          ON c.reviewer_id = s.reviewer_id WHERE s.review_count <> coalesce(c.n, 0))`).Scan(&dupes, &badApps, &badStats)
+	if err != nil {
+		return 0, err
+	}
+	b.add("reviews/s (32 reviewers looping random → submit, 20 s)", fmt.Sprintf("%.0f", perS))
+	b.add("review cycle p50 / p99 (random + submit)", fmt.Sprintf("%.1f ms / %.1f ms", ms(percentile(lat, 0.5)), ms(percentile(lat, 0.99))))
+	b.add("submit alone p50 / p99", fmt.Sprintf("%.1f ms / %.1f ms", ms(percentile(submitLat, 0.5)), ms(percentile(submitLat, 0.99))))
+	b.add("review errors / duplicates / counters off", fmt.Sprintf("%d / %d / %d", errs, dupes, badApps+badStats))
+	if dupes != 0 || badApps != 0 || badStats != 0 {
+		return perS, fmt.Errorf("after the review run: %d duplicates, %d applications and %d reviewers with wrong counts", dupes, badApps, badStats)
+	}
+	return perS, nil
+}
+
+// leaderboard tops the data up to 1,000,000 reviews and times 50 calls.
+func (b *bench) leaderboard(ctx context.Context) (float64, error) {
+	var have int64
+	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM reviews`).Scan(&have); err != nil {
+		return 0, err
+	}
+	if more := 1_000_000 - int(have); more > 0 {
+		if err := b.seed(ctx, seedApplications, seedReviewers, more, "bench2"); err != nil {
+			return 0, err
+		}
+	}
+	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM reviews`).Scan(&have); err != nil {
+		return 0, err
+	}
+	p, err := app.CreateUser(ctx, b.a.Store, "bench.super@seed.hackdesk.test", "Bench", "bench-super-password", "superadmin")
+	if err != nil {
+		return 0, err
+	}
+	tok, err := b.session(ctx, p.ID)
+	if err != nil {
+		return 0, err
+	}
+	say("leaderboard + statistics at %d reviews: %d calls...", have, leaderboardCalls)
+	var lat []time.Duration
+	for i := 0; i < leaderboardCalls; i++ {
+		t := time.Now()
+		var body struct {
+			Leaderboard []json.RawMessage `json:"leaderboard"`
+			Statistics  struct {
+				TotalReviews int64 `json:"total_reviews"`
+			} `json:"statistics"`
+		}
+		status, err := b.get(ctx, tok, "/api/admin/leaderboard", &body)
+		if err != nil || status != http.StatusOK || body.Statistics.TotalReviews != have {
+			return 0, fmt.Errorf("leaderboard: %d %v (total_reviews %d, want %d)", status, err, body.Statistics.TotalReviews, have)
+		}
+		lat = append(lat, time.Since(t))
+	}
+	p50, p99 := percentile(lat, 0.5), percentile(lat, 0.99)
+	b.add(fmt.Sprintf("leaderboard + statistics at %d reviews: p50 / p99 of %d calls", have, leaderboardCalls),
+		fmt.Sprintf("%.1f ms / %.1f ms", ms(p50), ms(p99)))
+	return ms(p50), nil
+}
+
+// workflows runs 1,000 SendEmail workflows through the client, 32 in
+// flight at a time, on the dev server.
+func (b *bench) workflows(ctx context.Context) (float64, error) {
+	say("workflows: %d SendEmail, %d in flight...", workflowCount, workflowInFlight)
+	var next atomic.Int64
+	var mu sync.Mutex
+	var lat []time.Duration
+	var failed atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := 0; w < workflowInFlight; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := next.Add(1)
+				if i > workflowCount {
+					return
+				}
+				key := fmt.Sprintf("bench:%d", i)
+				t := time.Now()
+				run, err := workflows.Start(ctx, b.a.Temporal, b.cfg.TaskQueue, workflows.SendEmailID(key), workflows.SendEmail,
+					workflows.SendEmailInput{Key: key, Kind: "notice", To: fmt.Sprintf("bench%d@seed.hackdesk.test", i),
+						Data: map[string]string{"subject": "Bench", "body": "Hello"}})
+				var res workflows.SendEmailResult
+				if err == nil {
+					err = run.Get(ctx, &res)
+				}
+				if err != nil || res.Status != "sent" {
+					failed.Add(1)
+					continue
+				}
+				d := time.Since(t)
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	took := time.Since(start)
+	if f := failed.Load(); f > 0 {
+		return 0, fmt.Errorf("%d workflows failed", f)
+	}
+	p50, p95 := percentile(lat, 0.5), percentile(lat, 0.95)
+	b.add(fmt.Sprintf("SendEmail workflows: completed/s (%d, %d in flight)", workflowCount, workflowInFlight), fmt.Sprintf("%.0f", float64(len(lat))/took.Seconds()))
+	b.add("SendEmail start → complete p50 / p95", fmt.Sprintf("%.0f ms / %.0f ms", ms(p50), ms(p95)))
+	return ms(p95), nil
+}
+
+var errNoMarkers = errors.New("docs/performance.md lacks the bench markers")
