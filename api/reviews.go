@@ -90,9 +90,10 @@ func toReviewJSON(r db.Review) reviewJSON {
 }
 
 // submitReview is POST /api/review/submit. One statement inserts the
-// review only for a submitted application that is not the caller's own; the
-// trigger moves the counters in its transaction. When nothing was inserted,
-// a second look tells the client why.
+// review only for a submitted application that is not the caller's own and
+// returns the caller's new total; the trigger moves the counters in its
+// transaction. When nothing was inserted, a second look tells the client
+// why.
 func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
 	var req reviewRequest
 	if !decode(w, r, &req) {
@@ -101,7 +102,7 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
 	appID := uuid.MustParse(req.ApplicationID)
-	review, err := s.store.ReviewInsertChecked(ctx, db.ReviewInsertCheckedParams{
+	row, err := s.store.ReviewInsertChecked(ctx, db.ReviewInsertCheckedParams{
 		ApplicationID: appID, ReviewerID: me, ResumeScore: *req.ResumeScore,
 		LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
 	})
@@ -112,13 +113,11 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	stats, err := s.store.ReviewerStatsGet(ctx, me)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
+	review := db.Review{ID: row.ID, ApplicationID: row.ApplicationID, ReviewerID: row.ReviewerID,
+		ResumeScore: row.ResumeScore, LinksScore: row.LinksScore, Q1Score: row.Q1Score, Q2Score: row.Q2Score,
+		ReviewedAt: row.ReviewedAt}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"success": true, "message": "Review submitted", "review": toReviewJSON(review), "total_reviews": stats.ReviewCount,
+		"success": true, "message": "Review submitted", "review": toReviewJSON(review), "total_reviews": row.TotalReviews,
 	})
 }
 

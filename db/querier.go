@@ -97,10 +97,11 @@ type Querier interface {
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
 	// Records a review of a submitted application that is not the reviewer's
 	// own, in one statement (the trigger moves the counters in the same
-	// transaction). No row when the application is missing, a draft, the
-	// reviewer's own, or already reviewed by them; callers tell these apart on
-	// that error path only.
-	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (Review, error)
+	// transaction), and returns the reviewer's total including it: the
+	// statement's snapshot predates the trigger's update, hence the + 1. No row
+	// when the application is missing, a draft, the reviewer's own, or already
+	// reviewed by them; callers tell these apart on that error path only.
+	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error)
 	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
 	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
 	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)

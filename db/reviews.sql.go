@@ -183,12 +183,18 @@ func (q *Queries) ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Rev
 }
 
 const reviewInsertChecked = `-- name: ReviewInsertChecked :one
-INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
-SELECT a.id, $1, $2, $3, $4, $5
-FROM applications a
-WHERE a.id = $6 AND a.status = 'submitted' AND a.profile_id <> $1
-ON CONFLICT (application_id, reviewer_id) DO NOTHING
-RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at
+WITH ins AS (
+    INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
+    SELECT a.id, $1, $2, $3, $4, $5
+    FROM applications a
+    WHERE a.id = $6 AND a.status = 'submitted' AND a.profile_id <> $1
+    ON CONFLICT (application_id, reviewer_id) DO NOTHING
+    RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at
+)
+SELECT ins.id, ins.application_id, ins.reviewer_id, ins.resume_score, ins.links_score, ins.q1_score,
+       ins.q2_score, ins.reviewed_at,
+       (coalesce((SELECT s.review_count FROM reviewer_stats s WHERE s.reviewer_id = $1), 0) + 1)::integer AS total_reviews
+FROM ins
 `
 
 type ReviewInsertCheckedParams struct {
@@ -200,12 +206,25 @@ type ReviewInsertCheckedParams struct {
 	ApplicationID uuid.UUID
 }
 
+type ReviewInsertCheckedRow struct {
+	ID            uuid.UUID
+	ApplicationID uuid.UUID
+	ReviewerID    uuid.UUID
+	ResumeScore   int32
+	LinksScore    int32
+	Q1Score       int32
+	Q2Score       int32
+	ReviewedAt    time.Time
+	TotalReviews  int32
+}
+
 // Records a review of a submitted application that is not the reviewer's
 // own, in one statement (the trigger moves the counters in the same
-// transaction). No row when the application is missing, a draft, the
-// reviewer's own, or already reviewed by them; callers tell these apart on
-// that error path only.
-func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (Review, error) {
+// transaction), and returns the reviewer's total including it: the
+// statement's snapshot predates the trigger's update, hence the + 1. No row
+// when the application is missing, a draft, the reviewer's own, or already
+// reviewed by them; callers tell these apart on that error path only.
+func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error) {
 	row := q.db.QueryRow(ctx, reviewInsertChecked,
 		arg.ReviewerID,
 		arg.ResumeScore,
@@ -214,7 +233,7 @@ func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheck
 		arg.Q2Score,
 		arg.ApplicationID,
 	)
-	var i Review
+	var i ReviewInsertCheckedRow
 	err := row.Scan(
 		&i.ID,
 		&i.ApplicationID,
@@ -224,6 +243,7 @@ func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheck
 		&i.Q1Score,
 		&i.Q2Score,
 		&i.ReviewedAt,
+		&i.TotalReviews,
 	)
 	return i, err
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -66,6 +68,12 @@ func Open(ctx context.Context, url string) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
+	}
+	// pgxpool's default (max(4, cores)) leaves requests queueing for a
+	// connection while others wait on commits; pool_max_conns in the URL
+	// overrides this.
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = int32(max(8, 4*runtime.NumCPU()))
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -12,7 +12,12 @@ import (
 // New returns a worker for taskQueue with every workflow and activity
 // registered. The caller starts and stops it.
 func New(c client.Client, taskQueue string, acts *activities.Activities) sdkworker.Worker {
-	w := sdkworker.New(c, taskQueue, sdkworker.Options{})
+	// More pollers than the SDK's default of two keep tasks flowing when
+	// many short workflows (emails) run at once.
+	w := sdkworker.New(c, taskQueue, sdkworker.Options{
+		MaxConcurrentWorkflowTaskPollers: 8,
+		MaxConcurrentActivityTaskPollers: 8,
+	})
 	Register(w, acts)
 	return w
 }

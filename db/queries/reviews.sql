@@ -27,15 +27,22 @@ SELECT status, profile_id FROM applications WHERE id = $1;
 -- name: ReviewInsertChecked :one
 -- Records a review of a submitted application that is not the reviewer's
 -- own, in one statement (the trigger moves the counters in the same
--- transaction). No row when the application is missing, a draft, the
--- reviewer's own, or already reviewed by them; callers tell these apart on
--- that error path only.
-INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
-SELECT a.id, @reviewer_id, @resume_score, @links_score, @q1_score, @q2_score
-FROM applications a
-WHERE a.id = @application_id AND a.status = 'submitted' AND a.profile_id <> @reviewer_id
-ON CONFLICT (application_id, reviewer_id) DO NOTHING
-RETURNING *;
+-- transaction), and returns the reviewer's total including it: the
+-- statement's snapshot predates the trigger's update, hence the + 1. No row
+-- when the application is missing, a draft, the reviewer's own, or already
+-- reviewed by them; callers tell these apart on that error path only.
+WITH ins AS (
+    INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
+    SELECT a.id, @reviewer_id, @resume_score, @links_score, @q1_score, @q2_score
+    FROM applications a
+    WHERE a.id = @application_id AND a.status = 'submitted' AND a.profile_id <> @reviewer_id
+    ON CONFLICT (application_id, reviewer_id) DO NOTHING
+    RETURNING *
+)
+SELECT ins.id, ins.application_id, ins.reviewer_id, ins.resume_score, ins.links_score, ins.q1_score,
+       ins.q2_score, ins.reviewed_at,
+       (coalesce((SELECT s.review_count FROM reviewer_stats s WHERE s.reviewer_id = @reviewer_id), 0) + 1)::integer AS total_reviews
+FROM ins;
 
 -- name: ReviewInsert :one
 INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
