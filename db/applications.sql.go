@@ -165,17 +165,6 @@ func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.U
 	return i, err
 }
 
-const applicationResumeKeyByProfile = `-- name: ApplicationResumeKeyByProfile :one
-SELECT resume_key FROM applications WHERE profile_id = $1
-`
-
-func (q *Queries) ApplicationResumeKeyByProfile(ctx context.Context, profileID uuid.UUID) (*string, error) {
-	row := q.db.QueryRow(ctx, applicationResumeKeyByProfile, profileID)
-	var resume_key *string
-	err := row.Scan(&resume_key)
-	return resume_key, err
-}
-
 const applicationReviewView = `-- name: ApplicationReviewView :one
 SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
        coalesce((

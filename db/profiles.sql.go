@@ -22,26 +22,6 @@ func (q *Queries) ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error {
 	return err
 }
 
-const profileGet = `-- name: ProfileGet :one
-SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at FROM profiles WHERE id = $1
-`
-
-func (q *Queries) ProfileGet(ctx context.Context, id uuid.UUID) (Profile, error) {
-	row := q.db.QueryRow(ctx, profileGet, id)
-	var i Profile
-	err := row.Scan(
-		&i.ID,
-		&i.Email,
-		&i.DisplayName,
-		&i.PasswordHash,
-		&i.Role,
-		&i.EmailConfirmedAt,
-		&i.CreatedAt,
-		&i.UpdatedAt,
-	)
-	return i, err
-}
-
 const profileGetByEmail = `-- name: ProfileGetByEmail :one
 SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at FROM profiles WHERE lower(email) = lower($1::text)
 `

@@ -35,7 +35,6 @@ type Querier interface {
 	// The chosen row comes back in the reviewer view (team names included), so
 	// the queue costs one round trip.
 	ApplicationNextForReviewerView(ctx context.Context, reviewerID uuid.UUID) (ApplicationNextForReviewerViewRow, error)
-	ApplicationResumeKeyByProfile(ctx context.Context, profileID uuid.UUID) (*string, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
 	ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error
@@ -82,7 +81,6 @@ type Querier interface {
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
 	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
-	ProfileGet(ctx context.Context, id uuid.UUID) (Profile, error)
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
 	ProfileInsert(ctx context.Context, arg ProfileInsertParams) (Profile, error)
 	// Team-member search: confirmed accounts whose name or email contains the

@@ -32,9 +32,6 @@ UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at =
 WHERE id = $1 AND status = 'draft'
 RETURNING *;
 
--- name: ApplicationResumeKeyByProfile :one
-SELECT resume_key FROM applications WHERE profile_id = $1;
-
 -- name: ApplicationReviewView :one
 -- An application as reviewers see it, with the display names of its team.
 SELECT sqlc.embed(a),

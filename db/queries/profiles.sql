@@ -3,9 +3,6 @@ INSERT INTO profiles (email, display_name, password_hash, role, email_confirmed_
 VALUES (@email, @display_name, @password_hash, @role, @email_confirmed_at)
 RETURNING *;
 
--- name: ProfileGet :one
-SELECT * FROM profiles WHERE id = $1;
-
 -- name: ProfileGetByEmail :one
 SELECT * FROM profiles WHERE lower(email) = lower(@email::text);
 
