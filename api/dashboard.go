@@ -1,7 +1,6 @@
 package api
 
 import (
-	"math"
 	"net/http"
 	"time"
 
@@ -47,14 +46,6 @@ type dashboardJSON struct {
 	RsvpTimeline    []dashboardBucket   `json:"rsvp_timeline"`
 }
 
-// ratio4 is num/den rounded to four decimals, 0 when den is 0.
-func ratio4(num, den int64) float64 {
-	if den == 0 {
-		return 0
-	}
-	return math.Round(float64(num)/float64(den)*10000) / 10000
-}
-
 // dashboard is GET /api/admin/dashboard?interval=1|24 (superadmin). The
 // counts and the timeline are read in one read-only snapshot, so they agree.
 func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
@@ -89,8 +80,8 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	out := dashboardJSON{
 		Counts: dashboardCounts{Applications: c.Applications, Offers: c.Offers, Rsvps: c.Attending, Declined: c.Declined},
 		Conversion: dashboardConversion{
-			ApplicationToOffer: ratio4(c.Offers, c.Applications),
-			OfferToRsvp:        ratio4(c.Attending, c.Offers),
+			ApplicationToOffer: ratio(c.Offers, c.Applications, 4),
+			OfferToRsvp:        ratio(c.Attending, c.Offers, 4),
 		},
 		StatusBreakdown: dashboardBreakdown{
 			Draft: c.Draft, Submitted: c.Undecided, Offer: c.OfferOpen, Waitlist: c.Waitlist, Reject: c.Reject,

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"math"
 	"net/http"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/db"
 )
 
 // leaderboardTimeout bounds the whole leaderboard request.
@@ -43,12 +45,13 @@ type reviewerScoresJSON struct {
 	TotalReviews   int64   `json:"total_reviews"`
 }
 
-// ratio is num/den rounded to two decimals, 0 when den is 0.
-func ratio(num, den int64) float64 {
+// ratio is num/den rounded to the given number of decimals, 0 when den is 0.
+func ratio(num, den int64, decimals int) float64 {
 	if den == 0 {
 		return 0
 	}
-	return math.Round(float64(num)/float64(den)*100) / 100
+	scale := math.Pow10(decimals)
+	return math.Round(float64(num)/float64(den)*scale) / scale
 }
 
 // leaderboard is GET /api/admin/leaderboard (superadmin). The ranking and
@@ -87,11 +90,11 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 			TotalApplications:        row.TotalApplications,
 			TotalReviews:             row.TotalReviews,
 			TotalReviewers:           row.TotalReviewers,
-			AvgReviewsPerApplication: ratio(row.TotalReviews, row.TotalApplications),
-			AvgResumeScore:           ratio(row.ResumeSum, row.TotalReviews),
-			AvgLinksScore:            ratio(row.LinksSum, row.TotalReviews),
-			AvgQ1Score:               ratio(row.Q1Sum, row.TotalReviews),
-			AvgQ2Score:               ratio(row.Q2Sum, row.TotalReviews),
+			AvgReviewsPerApplication: ratio(row.TotalReviews, row.TotalApplications, 2),
+			AvgResumeScore:           ratio(row.ResumeSum, row.TotalReviews, 2),
+			AvgLinksScore:            ratio(row.LinksSum, row.TotalReviews, 2),
+			AvgQ1Score:               ratio(row.Q1Sum, row.TotalReviews, 2),
+			AvgQ2Score:               ratio(row.Q2Sum, row.TotalReviews, 2),
 		}
 	}()
 	wg.Wait()
@@ -111,9 +114,9 @@ func (s *Server) reviewerScores(w http.ResponseWriter, r *http.Request, raw stri
 	switch {
 	case err == nil:
 		n := int64(st.ReviewCount)
-		out = reviewerScoresJSON{TotalReviews: n, AvgResumeScore: ratio(st.ResumeSum, n),
-			AvgLinksScore: ratio(st.LinksSum, n), AvgQ1Score: ratio(st.Q1Sum, n), AvgQ2Score: ratio(st.Q2Sum, n)}
-	case toAppError(err) == nil || toAppError(err).Code != apperr.NotFound:
+		out = reviewerScoresJSON{TotalReviews: n, AvgResumeScore: ratio(st.ResumeSum, n, 2),
+			AvgLinksScore: ratio(st.LinksSum, n, 2), AvgQ1Score: ratio(st.Q1Sum, n, 2), AvgQ2Score: ratio(st.Q2Sum, n, 2)}
+	case !errors.Is(db.MapError(err), db.ErrNotFound): // no row: zeros
 		writeError(w, r, err)
 		return
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -57,10 +58,10 @@ func (a sessionAuth) Authenticate(r *http.Request) (*Principal, error) {
 	row, err := a.store.SessionPrincipal(ctx, db.SessionPrincipalParams{
 		TokenHash: auth.HashToken(tok), IdleSeconds: sessionIdle.Seconds(),
 	})
+	if errors.Is(db.MapError(err), db.ErrNotFound) {
+		return nil, errBadSession
+	}
 	if err != nil {
-		if toAppError(err) != nil { // not found
-			return nil, errBadSession
-		}
 		return nil, err
 	}
 	if time.Since(row.LastSeenAt) > sessionTouchEvery {

@@ -167,11 +167,7 @@ func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.U
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
 SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
-       coalesce((
-           SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
-           FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
-           JOIN profiles p ON lower(p.email) = lower(t.email)
-       ), '[]')::jsonb AS team_members_with_names
+       application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = $1
 `

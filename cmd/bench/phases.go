@@ -280,10 +280,7 @@ func (b *bench) pgbench(ctx context.Context) (shipped, naive float64, err error)
 	const who = `(SELECT id FROM bench_reviewers WHERE n = :n)`
 	// Both statements select one application and return it in the reviewer
 	// view; the shipped one is the text of ApplicationNextForReviewerView.
-	const view = `SELECT a.*, coalesce((
-    SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
-    FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
-    JOIN profiles p ON lower(p.email) = lower(t.email)), '[]')::jsonb
+	const view = `SELECT a.*, application_team_names(a.team_members)
 FROM applications a WHERE a.id = `
 	shippedSQL := fmt.Sprintf(`\set n random(1, %d)
 %s(SELECT n.id FROM applications n

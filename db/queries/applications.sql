@@ -35,10 +35,6 @@ RETURNING *;
 -- name: ApplicationReviewView :one
 -- An application as reviewers see it, with the display names of its team.
 SELECT sqlc.embed(a),
-       coalesce((
-           SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
-           FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
-           JOIN profiles p ON lower(p.email) = lower(t.email)
-       ), '[]')::jsonb AS team_members_with_names
+       application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = $1;

@@ -6,11 +6,7 @@
 -- The chosen row comes back in the reviewer view (team names included), so
 -- the queue costs one round trip.
 SELECT sqlc.embed(a),
-       coalesce((
-           SELECT json_agg(json_build_object('email', p.email, 'display_name', p.display_name) ORDER BY t.ord)
-           FROM unnest(string_to_array(nullif(a.team_members, ''), ',')) WITH ORDINALITY AS t(email, ord)
-           JOIN profiles p ON lower(p.email) = lower(t.email)
-       ), '[]')::jsonb AS team_members_with_names
+       application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n
