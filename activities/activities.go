@@ -1,6 +1,9 @@
-// Package activities holds every Temporal activity. Activities are methods
-// on Activities, whose fields are their dependencies; each is safe to run
-// more than once with the same input.
+// Package activities holds every Temporal activity. Activities are grouped
+// by feature in structs whose fields are their dependencies; the worker
+// registers a pointer to each, and workflows refer to the methods through
+// a nil pointer of the struct. Each activity is safe to run more than once
+// with the same input: it re-reads what it needs and writes under an
+// idempotency key or a conditional update.
 package activities
 
 import (
@@ -9,11 +12,40 @@ import (
 	"hackdesk/storage"
 )
 
-// Activities is registered on the worker as a pointer; workflows refer to
-// its methods through a nil *Activities.
-type Activities struct {
+// EmailActivities record and deliver emails.
+type EmailActivities struct {
 	Store    *db.Store
-	Blob     *storage.Store
 	Mailer   mail.Sender
 	MailFrom string
 }
+
+// RsvpActivities announce, remind and expire hackathon offers.
+type RsvpActivities struct {
+	Store *db.Store
+}
+
+// ResumeActivities clean up replaced resumes.
+type ResumeActivities struct {
+	Store *db.Store
+	Blob  *storage.Store
+}
+
+// Set is every activity struct of the service, as the worker registers
+// them.
+type Set struct {
+	Email  *EmailActivities
+	Rsvp   *RsvpActivities
+	Resume *ResumeActivities
+}
+
+// NewSet builds every activity struct from the shared dependencies.
+func NewSet(store *db.Store, blob *storage.Store, mailer mail.Sender, mailFrom string) Set {
+	return Set{
+		Email:  &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
+		Rsvp:   &RsvpActivities{Store: store},
+		Resume: &ResumeActivities{Store: store, Blob: blob},
+	}
+}
+
+// All lists the structs for registration.
+func (s Set) All() []any { return []any{s.Email, s.Rsvp, s.Resume} }

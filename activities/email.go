@@ -40,7 +40,7 @@ var errNotRecordedYet = errors.New("email not recorded yet")
 // start the workflow with no Data: then the row must appear, and until it
 // does the activity fails with a retryable error. Their secrets (links with
 // tokens) thus never enter the workflow history.
-func (a *Activities) RecordEmail(ctx context.Context, in RecordEmailInput) (bool, error) {
+func (a *EmailActivities) RecordEmail(ctx context.Context, in RecordEmailInput) (bool, error) {
 	_, err := a.Store.EmailGetByKey(ctx, in.Key)
 	if err == nil {
 		return false, nil
@@ -51,28 +51,24 @@ func (a *Activities) RecordEmail(ctx context.Context, in RecordEmailInput) (bool
 	if in.Data == nil {
 		return false, errNotRecordedYet
 	}
-	r, err := mail.Render(in.Kind, in.Data)
-	if err != nil {
+	if _, err := mail.Render(in.Kind, in.Data); err != nil {
 		return false, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadEmail, err)
 	}
-	n, err := a.Store.EmailInsert(ctx, db.EmailInsertParams{
-		IdempotencyKey: in.Key,
-		Kind:           in.Kind,
-		ToAddress:      in.To,
-		Subject:        r.Subject,
-		TextBody:       r.Text,
-		HtmlBody:       r.HTML,
-	})
+	created, err := mail.Record(ctx, a.Store.Queries, in.Key, in.Kind, in.To, in.Data)
 	if err = db.MapError(err); errors.Is(err, db.ErrInvalid) {
 		return false, temporal.NewNonRetryableApplicationError("email breaks a data rule", ErrTypeBadEmail, err)
 	}
-	return n == 1, err
+	return created, err
 }
 
 // ClaimTimeout is how long a claim ("sending") is honoured. It is well
 // above the activity's start-to-close timeout, after which the attempt that
 // made the claim has been abandoned.
 const ClaimTimeout = 2 * time.Minute
+
+// bookkeepingTimeout bounds the writes after a send, which run even when
+// the activity's context is cancelled.
+const bookkeepingTimeout = 10 * time.Second
 
 var errInProgress = errors.New("another attempt is delivering this email")
 
@@ -94,7 +90,7 @@ type DeliverEmailResult struct {
 // failed instead of risking a second copy. A claim younger than
 // ClaimTimeout belongs to an attempt that may still be running: that is a
 // retryable error.
-func (a *Activities) DeliverEmail(ctx context.Context, key string) (DeliverEmailResult, error) {
+func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (DeliverEmailResult, error) {
 	var (
 		msg  mail.Message
 		id   uuid.UUID
@@ -107,7 +103,10 @@ func (a *Activities) DeliverEmail(ctx context.Context, key string) (DeliverEmail
 		}
 		switch e.Status {
 		case "sent":
-			done = &DeliverEmailResult{Status: "sent", ProviderID: deref(e.ProviderID), AlreadyDone: true}
+			done = &DeliverEmailResult{Status: "sent", AlreadyDone: true}
+			if e.ProviderID != nil {
+				done.ProviderID = *e.ProviderID
+			}
 			return nil
 		case "failed":
 			done = &DeliverEmailResult{Status: "failed", AlreadyDone: true}
@@ -139,6 +138,11 @@ func (a *Activities) DeliverEmail(ctx context.Context, key string) (DeliverEmail
 	}
 
 	providerID, sendErr := a.Mailer.Send(ctx, msg)
+	// Once the driver has been called, what it answered must be written
+	// down even if the activity is being cancelled (a worker shutting down):
+	// otherwise a sent email would be left "sending" and reported failed.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+	defer cancel()
 	if sendErr != nil {
 		reason := sendErr.Error()
 		if mail.IsPermanent(sendErr) {
@@ -156,11 +160,4 @@ func (a *Activities) DeliverEmail(ctx context.Context, key string) (DeliverEmail
 		return DeliverEmailResult{}, err
 	}
 	return DeliverEmailResult{Status: "sent", ProviderID: providerID}, nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -35,10 +35,10 @@ func (f *fakeSender) Send(_ context.Context, m mail.Message) (string, error) {
 	return "fake-" + m.Key, nil
 }
 
-func setup(t *testing.T, sender *fakeSender) (*activities.Activities, *db.Store) {
+func setup(t *testing.T, sender *fakeSender) (*activities.EmailActivities, *db.Store) {
 	t.Helper()
 	s := testenv.Store(t)
-	a := &activities.Activities{Store: s, Mailer: sender, MailFrom: "hackdesk <no-reply@example.com>"}
+	a := &activities.EmailActivities{Store: s, Mailer: sender, MailFrom: "hackdesk <no-reply@example.com>"}
 	created, err := a.RecordEmail(context.Background(), activities.RecordEmailInput{
 		Key: "k", Kind: "notice", To: "ada@example.com", Data: map[string]string{"subject": "Hi", "body": "Hello <b>"},
 	})

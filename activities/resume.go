@@ -26,7 +26,7 @@ type DeleteResumeResult struct {
 // deletes; uploads take the same lock around writing the object and
 // pointing the application at it, so an upload of the same key can never
 // land between the check and the delete. Deleting twice is harmless.
-func (a *Activities) DeleteResumeIfUnused(ctx context.Context, in DeleteResumeInput) (DeleteResumeResult, error) {
+func (a *ResumeActivities) DeleteResumeIfUnused(ctx context.Context, in DeleteResumeInput) (DeleteResumeResult, error) {
 	var res DeleteResumeResult
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		app, err := q.ApplicationLockByProfile(ctx, in.ProfileID)

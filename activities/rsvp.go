@@ -25,24 +25,12 @@ type EmailRef struct {
 	To   string
 }
 
-// recordEmail renders and records one email; recording a key again is a
-// no-op, so retries send nothing twice.
-func recordEmail(ctx context.Context, q *db.Queries, key, kind, to string, data map[string]string) (bool, error) {
-	r, err := mail.Render(kind, data)
-	if err != nil {
-		return false, err
-	}
-	n, err := q.EmailInsert(ctx, db.EmailInsertParams{IdempotencyKey: key, Kind: kind, ToAddress: to,
-		Subject: r.Subject, TextBody: r.Text, HtmlBody: r.HTML})
-	return n == 1, err
-}
-
 func deadlineText(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 MST") }
 
 // RecordRsvpReminders records one reminder per unanswered offer of the
 // deadline and notes each in the audit trail. Keys are per application and
 // deadline, so a retry records nothing new.
-func (a *Activities) RecordRsvpReminders(ctx context.Context, in RsvpEmailsInput) ([]EmailRef, error) {
+func (a *RsvpActivities) RecordRsvpReminders(ctx context.Context, in RsvpEmailsInput) ([]EmailRef, error) {
 	var refs []EmailRef
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		refs = refs[:0]
@@ -52,7 +40,7 @@ func (a *Activities) RecordRsvpReminders(ctx context.Context, in RsvpEmailsInput
 		}
 		for _, row := range rows {
 			key := fmt.Sprintf("rsvp-reminder:%s:%d", row.ID, in.Deadline.Unix())
-			created, err := recordEmail(ctx, q, key, "rsvp_reminder", row.Email, map[string]string{
+			created, err := mail.Record(ctx, q, key, "rsvp_reminder", row.Email, map[string]string{
 				"name": row.Name, "deadline": deadlineText(in.Deadline), "link": in.PublicURL + "/apply",
 			})
 			if err != nil {
@@ -72,12 +60,23 @@ func (a *Activities) RecordRsvpReminders(ctx context.Context, in RsvpEmailsInput
 	return refs, err
 }
 
-// ExpireOffers expires every unanswered offer whose deadline has passed and
-// records who lost their place. Running it again finds nothing to do.
-func (a *Activities) ExpireOffers(ctx context.Context) (int, error) {
+// ExpireOffersInput names the decision batch whose deadline has passed.
+type ExpireOffersInput struct {
+	BatchID uuid.UUID
+}
+
+// ExpireOffers expires the unanswered offers of one decision batch whose
+// deadline has passed, and records who lost their place. An application
+// offered again in a later batch with a later deadline is left to that
+// batch. Running it again finds nothing to do.
+func (a *RsvpActivities) ExpireOffers(ctx context.Context, in ExpireOffersInput) (int, error) {
 	var n int
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
-		ids, err := q.RsvpExpireOffers(ctx)
+		batch, err := q.DecisionBatchApplications(ctx, in.BatchID.String())
+		if err != nil {
+			return err
+		}
+		ids, err := q.RsvpExpireOffers(ctx, batch)
 		if err != nil {
 			return err
 		}
@@ -100,13 +99,15 @@ type OfferEmailsInput struct {
 }
 
 // RecordOfferEmails records one offer email per application of the batch
-// that still holds an unanswered offer. Keys are per application and batch,
-// so a retry records nothing new.
-func (a *Activities) RecordOfferEmails(ctx context.Context, in OfferEmailsInput) ([]EmailRef, error) {
+// that still holds an unanswered offer and did not hold one before the
+// batch (re-offering an open offer, say with a new deadline, sends no
+// second offer email). Keys are per application and batch, so a retry
+// records nothing new.
+func (a *RsvpActivities) RecordOfferEmails(ctx context.Context, in OfferEmailsInput) ([]EmailRef, error) {
 	var refs []EmailRef
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		refs = refs[:0]
-		ids, err := q.DecisionBatchApplications(ctx, in.BatchID.String())
+		ids, err := q.DecisionBatchNewOffers(ctx, in.BatchID.String())
 		if err != nil {
 			return err
 		}
@@ -116,7 +117,7 @@ func (a *Activities) RecordOfferEmails(ctx context.Context, in OfferEmailsInput)
 		}
 		for _, row := range rows {
 			key := fmt.Sprintf("offer:%s:%s", row.ID, in.BatchID)
-			if _, err := recordEmail(ctx, q, key, "offer", row.Email, map[string]string{
+			if _, err := mail.Record(ctx, q, key, "offer", row.Email, map[string]string{
 				"name": row.Name, "deadline": deadlineText(*row.RsvpDeadline), "link": in.PublicURL + "/apply",
 			}); err != nil {
 				return err
@@ -139,7 +140,7 @@ type PromoteInput struct {
 // applications (in the order they were waitlisted) as a new decision batch,
 // and returns how many it promoted. The promotion is recorded under its
 // batch id: a retry finds it and promotes no one else.
-func (a *Activities) PromoteWaitlist(ctx context.Context, in PromoteInput) (int, error) {
+func (a *RsvpActivities) PromoteWaitlist(ctx context.Context, in PromoteInput) (int, error) {
 	if in.Places <= 0 {
 		return 0, nil
 	}

@@ -168,7 +168,7 @@ func (s *Server) mailToken(ctx context.Context, q *db.Queries, p db.Profile, pur
 		name = *p.DisplayName
 	}
 	link := strings.TrimRight(s.cfg.PublicURL, "/") + path + "?token=" + url.QueryEscape(tok)
-	return s.sendEmail(ctx, q, purpose+":"+t.ID.String(), purpose, p.Email,
+	return sendEmail(ctx, q, purpose+":"+t.ID.String(), purpose, p.Email,
 		map[string]string{"name": name, "link": link})
 }
 

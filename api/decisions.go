@@ -13,6 +13,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
 
@@ -110,7 +111,8 @@ type decisionDetail struct {
 // and only then are the decisions written together with one event each.
 // An unknown id is 404; an application that is not submitted, is the
 // caller's own, or whose applicant has answered (or whose offer expired) is
-// 400 with the offending ids in details.
+// 400 with the offending ids in details. An Idempotency-Key header makes a
+// retried request answer the stored response (idempotentTx).
 func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	var req decisionRequest
 	if !decode(w, r, &req) {
@@ -129,80 +131,94 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	var updated int64
-	err = s.store.InTx(ctx, func(q *db.Queries) error {
+	out, err := s.idempotentTx(ctx, r, me, "POST /api/admin/applications/decisions", &req, func(q *db.Queries) (answer, error) {
 		rows, err := q.DecisionLockApplications(ctx, req.ids)
 		if err != nil {
-			return err
+			return answer{}, err
 		}
-		if len(rows) < len(req.ids) {
-			found := make(map[uuid.UUID]bool, len(rows))
-			for _, row := range rows {
-				found[row.ID] = true
-			}
-			var missing []string
-			for _, id := range req.ids {
-				if !found[id] {
-					missing = append(missing, id.String())
-				}
-			}
-			return &apperr.Error{Code: apperr.NotFound, Title: "Application not found",
-				Message: "No application with id " + strings.Join(missing, ", "),
-				Details: map[string]string{"application_ids": "not found: " + strings.Join(missing, ", ")}}
+		if err := checkDecidable(req, rows, me); err != nil {
+			return answer{}, err
 		}
-		// The deadline against the database's clock, the one RSVPs use.
-		if req.deadline != nil && !req.deadline.After(rows[0].DbNow) {
-			return apperr.ValidationFailed(apperr.Fields{"rsvp_deadline": "must be in the future"})
-		}
-		var notSubmitted, own, answered, expired []string
-		for _, row := range rows {
-			id := row.ID.String()
-			switch {
-			case row.Status != "submitted":
-				notSubmitted = append(notSubmitted, id)
-			case row.ProfileID == me:
-				own = append(own, id)
-			case row.Rsvp != nil && *row.Rsvp == "expired":
-				expired = append(expired, id)
-			case row.Rsvp != nil:
-				answered = append(answered, id)
-			}
-		}
-		var why []string
-		for _, g := range []struct {
-			label string
-			ids   []string
-		}{{"not submitted", notSubmitted}, {"your own application", own}, {"already answered", answered}, {"offer expired", expired}} {
-			if len(g.ids) > 0 {
-				why = append(why, g.label+": "+strings.Join(g.ids, ", "))
-			}
-		}
-		if len(why) > 0 {
-			return apperr.ValidationFailed(apperr.Fields{"application_ids": strings.Join(why, "; ")})
-		}
-		updated, err = q.DecisionApply(ctx, db.DecisionApplyParams{
+		updated, err := q.DecisionApply(ctx, db.DecisionApplyParams{
 			ActorID: me, Detail: detailJSON, Ids: req.ids, Decision: req.Decision, RsvpDeadline: req.deadline,
 		})
 		if err == nil && updated != int64(len(req.ids)) {
 			err = fmt.Errorf("decision batch %s: %d of %d applications updated", batch, updated, len(req.ids))
 		}
-		if err != nil || req.Decision != "offer" {
-			return err
+		if err != nil {
+			return answer{}, err
 		}
-		// Offers are announced, reminded and expired by RsvpDeadline,
-		// started in this transaction: if it rolls back, the workflow finds
-		// no offers of this batch and sends nothing. Places freed at the
-		// deadline are offered on with the same window as this batch.
-		_, err = workflows.Start(ctx, s.temporal, s.taskQueue, workflows.RsvpDeadlineID(batch), workflows.RsvpDeadline,
-			workflows.RsvpDeadlineInput{BatchID: batch, Deadline: *req.deadline,
-				Window: req.deadline.Sub(rows[0].DbNow), PublicURL: strings.TrimRight(s.cfg.PublicURL, "/")})
-		return err
+		if req.Decision == "offer" {
+			// Offers are announced, reminded and expired by RsvpDeadline,
+			// queued in this transaction and started after it commits.
+			// Places freed at the deadline are offered on with the same
+			// window as this batch.
+			if _, err := outbox.Enqueue(ctx, q, workflows.RsvpDeadlineRequest(workflows.RsvpDeadlineInput{
+				BatchID: batch, Deadline: *req.deadline, Window: req.deadline.Sub(rows[0].DbNow),
+				PublicURL: strings.TrimRight(s.cfg.PublicURL, "/"),
+			})); err != nil {
+				return answer{}, err
+			}
+		}
+		return answer{http.StatusOK, map[string]any{"success": true, "updated": updated, "batch_id": batch}}, nil
 	})
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "updated": updated, "batch_id": batch})
+	writeJSON(w, out.status, out.body)
+}
+
+// checkDecidable checks the locked rows of a decision batch: every id
+// found, the deadline ahead by the database's clock, and each application
+// submitted, not the caller's own and not answered or expired.
+func checkDecidable(req decisionRequest, rows []db.DecisionLockApplicationsRow, me uuid.UUID) error {
+	if len(rows) < len(req.ids) {
+		found := make(map[uuid.UUID]bool, len(rows))
+		for _, row := range rows {
+			found[row.ID] = true
+		}
+		var missing []string
+		for _, id := range req.ids {
+			if !found[id] {
+				missing = append(missing, id.String())
+			}
+		}
+		return &apperr.Error{Code: apperr.NotFound, Title: "Application not found",
+			Message: "No application with id " + strings.Join(missing, ", "),
+			Details: map[string]string{"application_ids": "not found: " + strings.Join(missing, ", ")}}
+	}
+	// The deadline against the database's clock, the one RSVPs use.
+	if req.deadline != nil && !req.deadline.After(rows[0].DbNow) {
+		return apperr.ValidationFailed(apperr.Fields{"rsvp_deadline": "must be in the future"})
+	}
+	var notSubmitted, own, answered, expired []string
+	for _, row := range rows {
+		id := row.ID.String()
+		switch {
+		case row.Status != "submitted":
+			notSubmitted = append(notSubmitted, id)
+		case row.ProfileID == me:
+			own = append(own, id)
+		case row.Rsvp != nil && *row.Rsvp == "expired":
+			expired = append(expired, id)
+		case row.Rsvp != nil:
+			answered = append(answered, id)
+		}
+	}
+	var why []string
+	for _, g := range []struct {
+		label string
+		ids   []string
+	}{{"not submitted", notSubmitted}, {"your own application", own}, {"already answered", answered}, {"offer expired", expired}} {
+		if len(g.ids) > 0 {
+			why = append(why, g.label+": "+strings.Join(g.ids, ", "))
+		}
+	}
+	if len(why) > 0 {
+		return apperr.ValidationFailed(apperr.Fields{"application_ids": strings.Join(why, "; ")})
+	}
+	return nil
 }
 
 type rsvpRequest struct {

@@ -22,16 +22,17 @@ type errorBody struct {
 }
 
 var statusOf = map[apperr.Code]int{
-	apperr.Invalid:      http.StatusBadRequest,
-	apperr.Unauthorized: http.StatusUnauthorized,
-	apperr.Forbidden:    http.StatusForbidden,
-	apperr.NotFound:     http.StatusNotFound,
-	apperr.Conflict:     http.StatusConflict,
-	apperr.TooLarge:     http.StatusRequestEntityTooLarge,
-	apperr.Unsupported:  http.StatusUnsupportedMediaType,
-	apperr.RateLimited:  http.StatusTooManyRequests,
-	apperr.Unavailable:  http.StatusServiceUnavailable,
-	apperr.Internal:     http.StatusInternalServerError,
+	apperr.Invalid:       http.StatusBadRequest,
+	apperr.Unauthorized:  http.StatusUnauthorized,
+	apperr.Forbidden:     http.StatusForbidden,
+	apperr.NotFound:      http.StatusNotFound,
+	apperr.Conflict:      http.StatusConflict,
+	apperr.Unprocessable: http.StatusUnprocessableEntity,
+	apperr.TooLarge:      http.StatusRequestEntityTooLarge,
+	apperr.Unsupported:   http.StatusUnsupportedMediaType,
+	apperr.RateLimited:   http.StatusTooManyRequests,
+	apperr.Unavailable:   http.StatusServiceUnavailable,
+	apperr.Internal:      http.StatusInternalServerError,
 }
 
 // writeJSON writes v as the JSON body with the given status.

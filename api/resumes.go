@@ -13,6 +13,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/outbox"
 	"hackdesk/resume"
 	"hackdesk/workflows"
 )
@@ -69,8 +70,8 @@ func readResumePart(w http.ResponseWriter, r *http.Request) (filename string, da
 
 // uploadResume stores a new resume and points the application at it. The
 // object is written under the application's row lock, then the row is
-// updated, and a ResumeCleanup workflow is started (in the same
-// transaction) for the object it replaces. If anything fails, the old
+// updated, and a ResumeCleanup workflow is queued in the same transaction
+// (package outbox) for the object it replaces. If anything fails, the old
 // resume stays current.
 func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) {
 	filename, data, err := readResumePart(w, r)
@@ -101,11 +102,9 @@ func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) {
 		if a.ResumeKey == nil || *a.ResumeKey == key {
 			return nil // nothing replaced, or replaced in place
 		}
-		uploadID := uuid.New()
-		_, err = workflows.Start(ctx, s.temporal, s.taskQueue, workflows.ResumeCleanupID(*a.ResumeKey, uploadID),
-			workflows.ResumeCleanup, workflows.ResumeCleanupInput{
-				ProfileID: me, OldKey: *a.ResumeKey, UploadID: uploadID, Grace: s.cfg.ResumeCleanupGrace,
-			})
+		_, err = outbox.Enqueue(ctx, q, workflows.ResumeCleanupRequest(workflows.ResumeCleanupInput{
+			ProfileID: me, OldKey: *a.ResumeKey, UploadID: uuid.New(), Grace: s.cfg.ResumeCleanupGrace,
+		}))
 		return err
 	})
 	if err != nil {

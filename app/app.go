@@ -21,6 +21,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/mail"
+	"hackdesk/outbox"
 	"hackdesk/storage"
 	"hackdesk/worker"
 )
@@ -35,7 +36,11 @@ type App struct {
 	Mailer   mail.Sender
 
 	worker sdkworker.Worker
-	server *http.Server
+	// stopDispatch ends the outbox dispatcher; dispatched is closed when
+	// it has stopped.
+	stopDispatch context.CancelFunc
+	dispatched   chan struct{}
+	server       *http.Server
 	served chan error
 	ln     net.Listener
 }
@@ -79,8 +84,8 @@ func (a *App) Migrate(ctx context.Context) error {
 }
 
 // Activities builds the activity set from the app's connections.
-func (a *App) Activities() *activities.Activities {
-	return &activities.Activities{Store: a.Store, Blob: a.Blob, Mailer: a.Mailer, MailFrom: a.Config.MailFrom}
+func (a *App) Activities() activities.Set {
+	return activities.NewSet(a.Store, a.Blob, a.Mailer, a.Config.MailFrom)
 }
 
 // StartWorker starts the Temporal worker on the configured task queue.
@@ -91,6 +96,20 @@ func (a *App) StartWorker() error {
 		return fmt.Errorf("start worker: %w", err)
 	}
 	return nil
+}
+
+// StartDispatcher starts the outbox dispatcher (package outbox) in the
+// background: it starts the workflows that committed requests queued.
+// `serve` and `dev` run one; any number may run against one database.
+func (a *App) StartDispatcher() {
+	ctx, cancel := context.WithCancel(context.Background())
+	a.stopDispatch, a.dispatched = cancel, make(chan struct{})
+	d := &outbox.Dispatcher{Store: a.Store, Temporal: a.Temporal, TaskQueue: a.Config.TaskQueue,
+		Log: a.Log.With("component", "outbox")}
+	go func() {
+		defer close(a.dispatched)
+		d.Run(ctx)
+	}()
 }
 
 // Handler builds the HTTP API.
@@ -139,12 +158,17 @@ func (a *App) Wait(ctx context.Context) error {
 }
 
 // Close shuts the server down gracefully (in-flight requests get 15 s),
-// stops the worker and closes the connections.
+// stops the dispatcher and the worker (running activities get
+// worker.StopTimeout) and closes the connections.
 func (a *App) Close() {
 	if a.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		_ = a.server.Shutdown(ctx)
 		cancel()
+	}
+	if a.stopDispatch != nil {
+		a.stopDispatch()
+		<-a.dispatched
 	}
 	if a.worker != nil {
 		a.worker.Stop()

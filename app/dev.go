@@ -23,8 +23,8 @@ type Dev struct {
 	Stack *devstack.Stack
 }
 
-// StartDev starts the services, migrates, starts the worker and serves the
-// API. Close stops everything it started.
+// StartDev starts the services, migrates, starts the worker and the outbox
+// dispatcher and serves the API. Close stops everything it started.
 func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 	stack, err := devstack.Start(ctx, o.Options)
 	if err != nil {
@@ -52,9 +52,15 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 	if err := a.Blob.EnsureBucket(ctx); err != nil {
 		return nil, err
 	}
+	if o.ExternalTemporal {
+		if err := devstack.RegisterSearchAttributes(ctx, a.Temporal, cfg.TemporalNamespace); err != nil {
+			return nil, err
+		}
+	}
 	if err := a.StartWorker(); err != nil {
 		return nil, err
 	}
+	a.StartDispatcher()
 	if err := a.Listen(); err != nil {
 		return nil, err
 	}

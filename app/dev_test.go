@@ -14,6 +14,7 @@ import (
 	"hackdesk/app"
 	"hackdesk/config"
 	"hackdesk/devstack"
+	"hackdesk/outbox"
 	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
@@ -77,14 +78,25 @@ func TestDev(t *testing.T) {
 	if err := d.Store.Pool().QueryRow(ctx, `SELECT idempotency_key FROM emails WHERE kind = 'confirm'`).Scan(&confirmKey); err != nil {
 		t.Fatalf("confirmation email not recorded: %v", err)
 	}
+	// The sign-up queued the workflow in the outbox; the dispatcher starts
+	// it once the transaction has committed.
 	var first workflows.SendEmailResult
-	if err := d.Temporal.GetWorkflow(ctx, workflows.SendEmailID(confirmKey), "").Get(ctx, &first); err != nil || first.Status != "sent" {
-		t.Fatalf("confirmation SendEmail run = %+v, %v; want sent", first, err)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := d.Temporal.GetWorkflow(ctx, workflows.SendEmailID(confirmKey), "").Get(ctx, &first)
+		if err == nil && first.Status == "sent" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("confirmation SendEmail run = %+v, %v; want sent", first, err)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 	testenv.RecordHistory(t, d.Temporal, workflows.SendEmailID(confirmKey), "send_email_prerecorded")
 	// Starting it again under the same key records and sends nothing new.
-	again, err := workflows.Start(ctx, d.Temporal, d.Config.TaskQueue, workflows.SendEmailID(confirmKey)+":again",
-		workflows.SendEmail, workflows.SendEmailInput{Key: confirmKey, Kind: "confirm", To: "grace@example.com"})
+	againReq := workflows.SendEmailRequest(workflows.SendEmailInput{Key: confirmKey, Kind: "confirm", To: "grace@example.com"})
+	againReq.ID += ":again"
+	again, err := outbox.Start(ctx, d.Temporal, d.Config.TaskQueue, againReq)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +116,7 @@ func TestDev(t *testing.T) {
 		Data: map[string]string{"subject": "Welcome", "body": "Hello from hackdesk"}}
 	id := workflows.SendEmailID(in.Key)
 	for i, wantRecorded := range []bool{true, false} {
-		run, err := workflows.Start(ctx, d.Temporal, d.Config.TaskQueue, id, workflows.SendEmail, in)
+		run, err := outbox.Start(ctx, d.Temporal, d.Config.TaskQueue, workflows.SendEmailRequest(in))
 		if err != nil {
 			t.Fatalf("start %d: %v", i, err)
 		}
@@ -133,7 +145,9 @@ func TestDev(t *testing.T) {
 
 	// A run with a fresh ID but the same key (a workflow started again after
 	// its history was purged) still records and sends nothing new.
-	rerun, err := workflows.Start(ctx, d.Temporal, d.Config.TaskQueue, id+":again", workflows.SendEmail, in)
+	rerunReq := workflows.SendEmailRequest(in)
+	rerunReq.ID = id + ":again"
+	rerun, err := outbox.Start(ctx, d.Temporal, d.Config.TaskQueue, rerunReq)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,11 +17,14 @@ const (
 	Forbidden    Code = "forbidden"
 	NotFound     Code = "not_found"
 	Conflict     Code = "conflict"
-	TooLarge     Code = "too_large"
-	Unsupported  Code = "unsupported"
-	RateLimited  Code = "rate_limited"
-	Unavailable  Code = "unavailable"
-	Internal     Code = "internal"
+	// Unprocessable is a well-formed request that cannot be honoured as
+	// sent (an idempotency key reused with another body).
+	Unprocessable Code = "unprocessable"
+	TooLarge      Code = "too_large"
+	Unsupported   Code = "unsupported"
+	RateLimited   Code = "rate_limited"
+	Unavailable   Code = "unavailable"
+	Internal      Code = "internal"
 )
 
 // Error is an error meant for the client. Title becomes the body's "error"

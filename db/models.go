@@ -97,6 +97,16 @@ type ExecRole struct {
 	CreatedAt time.Time
 }
 
+type IdempotencyKey struct {
+	ActorID     uuid.UUID
+	Route       string
+	Key         string
+	RequestHash []byte
+	Status      *int32
+	Response    []byte
+	CreatedAt   time.Time
+}
+
 type Profile struct {
 	ID               uuid.UUID
 	Email            string
@@ -144,4 +154,23 @@ type Term struct {
 	StartsAt  time.Time
 	EndsAt    time.Time
 	CreatedAt time.Time
+}
+
+type WorkflowStart struct {
+	ID            int64
+	WorkflowID    string
+	Type          string
+	TaskQueue     *string
+	Input         json.RawMessage
+	Signal        *string
+	SignalInput   []byte
+	Kind          string
+	Subject       string
+	Summary       string
+	CreatedAt     time.Time
+	NextAttemptAt time.Time
+	Attempts      int32
+	LastError     *string
+	StartedAt     *time.Time
+	RunID         *string
 }

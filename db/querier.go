@@ -63,6 +63,8 @@ type Querier interface {
 	DecisionApply(ctx context.Context, arg DecisionApplyParams) (int64, error)
 	// The applications a decision batch (or waitlist promotion) decided.
 	DecisionBatchApplications(ctx context.Context, batchID string) ([]uuid.UUID, error)
+	// The applications a batch offered a place that held no offer before it.
+	DecisionBatchNewOffers(ctx context.Context, batchID string) ([]uuid.UUID, error)
 	// Locks the applications a decision batch names, in id order so that two
 	// overlapping batches never deadlock. db_now is the transaction's clock,
 	// against which the RSVP deadline is checked.
@@ -79,6 +81,12 @@ type Querier interface {
 	EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error
 	ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) error
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
+	// Claims a key for a request in its transaction. A concurrent request with
+	// the same key waits here until the first commits or rolls back; 0 rows
+	// means the key was already used (read it with IdempotencyKeyGet).
+	IdempotencyKeyClaim(ctx context.Context, arg IdempotencyKeyClaimParams) (int64, error)
+	IdempotencyKeyGet(ctx context.Context, arg IdempotencyKeyGetParams) (IdempotencyKey, error)
+	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
 	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
@@ -103,8 +111,8 @@ type Querier interface {
 	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
 	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
 	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)
-	// Expires every unanswered offer whose deadline has passed.
-	RsvpExpireOffers(ctx context.Context) ([]uuid.UUID, error)
+	// Expires the unanswered offers among ids whose deadline has passed.
+	RsvpExpireOffers(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error)
 	// The caller's application for an RSVP, locked; open says whether the
 	// deadline is still ahead by the database's clock.
 	RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (RsvpLockByProfileRow, error)
@@ -124,6 +132,18 @@ type Querier interface {
 	SessionRevoke(ctx context.Context, id uuid.UUID) error
 	SessionRevokeAllForProfile(ctx context.Context, profileID uuid.UUID) (int64, error)
 	SessionTouch(ctx context.Context, id uuid.UUID) error
+	// Claims due pending rows for this transaction. Rows another dispatcher
+	// holds are skipped, so replicas never dispatch the same row at once.
+	WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowStart, error)
+	WorkflowStartGet(ctx context.Context, workflowID string) (WorkflowStart, error)
+	// Queues a workflow start (or a signal-with-start). A start whose workflow
+	// id is already queued is a no-op: the same business key starts one run.
+	WorkflowStartInsert(ctx context.Context, arg WorkflowStartInsertParams) (int64, error)
+	// How far behind the dispatcher is: pending rows and the age of the oldest.
+	WorkflowStartLag(ctx context.Context) (WorkflowStartLagRow, error)
+	// Puts a row back for a later attempt after a failed start.
+	WorkflowStartMarkFailed(ctx context.Context, arg WorkflowStartMarkFailedParams) error
+	WorkflowStartMarkStarted(ctx context.Context, arg WorkflowStartMarkStartedParams) error
 }
 
 var _ Querier = (*Queries)(nil)

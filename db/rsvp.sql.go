@@ -39,16 +39,44 @@ func (q *Queries) DecisionBatchApplications(ctx context.Context, batchID string)
 	return items, nil
 }
 
+const decisionBatchNewOffers = `-- name: DecisionBatchNewOffers :many
+SELECT application_id FROM application_events
+WHERE kind = 'decision' AND detail->>'batch_id' = $1::text
+  AND detail->>'decision' = 'offer' AND (detail->>'previous') IS DISTINCT FROM 'offer'
+ORDER BY id
+`
+
+// The applications a batch offered a place that held no offer before it.
+func (q *Queries) DecisionBatchNewOffers(ctx context.Context, batchID string) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, decisionBatchNewOffers, batchID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var application_id uuid.UUID
+		if err := rows.Scan(&application_id); err != nil {
+			return nil, err
+		}
+		items = append(items, application_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const rsvpExpireOffers = `-- name: RsvpExpireOffers :many
 UPDATE applications
 SET rsvp = 'expired', rsvp_at = now(), updated_at = now()
-WHERE decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
+WHERE id = ANY($1::uuid[]) AND decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
 RETURNING id
 `
 
-// Expires every unanswered offer whose deadline has passed.
-func (q *Queries) RsvpExpireOffers(ctx context.Context) ([]uuid.UUID, error) {
-	rows, err := q.db.Query(ctx, rsvpExpireOffers)
+// Expires the unanswered offers among ids whose deadline has passed.
+func (q *Queries) RsvpExpireOffers(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, rsvpExpireOffers, ids)
 	if err != nil {
 		return nil, err
 	}

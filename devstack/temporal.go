@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 )
@@ -61,6 +63,9 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		"--metrics-port", strconv.Itoa(metricsPort),
 		"--log-level", "warn",
 	}
+	for _, sa := range SearchAttributes {
+		args = append(args, "--search-attribute", sa+"=Keyword")
+	}
 	if o.DBFile != "" {
 		args = append(args, "--db-filename", o.DBFile)
 	}
@@ -91,6 +96,35 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 
 // Stop shuts the server down.
 func (t *Temporal) Stop() { t.proc.stop(20 * time.Second) }
+
+// SearchAttributes are the custom Keyword search attributes every hackdesk
+// workflow carries (workflows.KindAttribute and SubjectAttribute).
+var SearchAttributes = []string{"HackdeskKind", "HackdeskSubject"}
+
+// RegisterSearchAttributes adds the attributes the namespace lacks, for a
+// Temporal server that `hackdesk dev` did not start. docs/operations.md
+// has the command for a production cluster.
+func RegisterSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
+	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
+	if err != nil {
+		return fmt.Errorf("list search attributes: %w", err)
+	}
+	missing := map[string]enumspb.IndexedValueType{}
+	for _, name := range SearchAttributes {
+		if _, ok := have.GetCustomAttributes()[name]; !ok {
+			missing[name] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	_, err = c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
+		Namespace: namespace, SearchAttributes: missing})
+	if err != nil {
+		return fmt.Errorf("add search attributes: %w", err)
+	}
+	return nil
+}
 
 // CheckTemporal dials address and asks the frontend for its health.
 func CheckTemporal(ctx context.Context, address string) error {

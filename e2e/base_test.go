@@ -28,6 +28,10 @@ func TestHealth(t *testing.T) {
 	if checks["database"] != "ok" || checks["temporal"] != "ok" {
 		t.Fatalf("readyz checks %v", checks)
 	}
+	ob, ok := r.Map(t)["outbox"].(map[string]any)
+	if !ok || ob["pending"] != float64(0) || ob["lag_seconds"] != float64(0) {
+		t.Fatalf("readyz outbox %v, want nothing pending", r.Map(t)["outbox"])
+	}
 
 	// With the database gone, readiness fails while liveness holds.
 	a.Store.Close()

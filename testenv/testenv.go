@@ -197,8 +197,8 @@ func (w tWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// App starts an App (worker and API on a free port) for cfg and stops it
-// when t ends.
+// App starts an App (worker, outbox dispatcher and API on a free port) for
+// cfg and stops it when t ends.
 func App(t testing.TB, cfg config.Config) *app.App {
 	t.Helper()
 	ctx := context.Background()
@@ -210,6 +210,7 @@ func App(t testing.TB, cfg config.Config) *app.App {
 	if err := a.StartWorker(); err != nil {
 		t.Fatalf("testenv: %v", err)
 	}
+	a.StartDispatcher()
 	if err := a.Listen(); err != nil {
 		t.Fatalf("testenv: %v", err)
 	}

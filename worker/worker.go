@@ -2,6 +2,8 @@
 package worker
 
 import (
+	"time"
+
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -9,14 +11,21 @@ import (
 	"hackdesk/workflows"
 )
 
+// StopTimeout is how long a stopping worker waits for running activities.
+const StopTimeout = 30 * time.Second
+
 // New returns a worker for taskQueue with every workflow and activity
 // registered. The caller starts and stops it.
-func New(c client.Client, taskQueue string, acts *activities.Activities) sdkworker.Worker {
+func New(c client.Client, taskQueue string, acts activities.Set) sdkworker.Worker {
 	// More pollers than the SDK's default of two keep tasks flowing when
 	// many short workflows (emails) run at once.
 	w := sdkworker.New(c, taskQueue, sdkworker.Options{
 		MaxConcurrentWorkflowTaskPollers: 8,
 		MaxConcurrentActivityTaskPollers: 8,
+		// On shutdown, running activities get this long to finish before
+		// their contexts are cancelled; an email handed to the driver is
+		// then still written down (activities.DeliverEmail).
+		WorkerStopTimeout: StopTimeout,
 	})
 	Register(w, acts)
 	return w
@@ -24,9 +33,11 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) sdkwork
 
 // Register adds hackdesk's workflows and activities to any registry (a
 // worker, a replayer or a test environment).
-func Register(r sdkworker.Registry, acts *activities.Activities) {
+func Register(r sdkworker.Registry, acts activities.Set) {
 	RegisterWorkflows(r)
-	r.RegisterActivity(acts)
+	for _, a := range acts.All() {
+		r.RegisterActivity(a)
+	}
 }
 
 // RegisterWorkflows adds only the workflows (enough for replay).

@@ -41,11 +41,11 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
 		return SendEmailResult{}, err
 	}
-	var a *activities.Activities
+	var a *activities.EmailActivities
 
-	actx := shortActivity(ctx, activities.ErrTypeBadEmail, activities.ErrTypeDeliveryFailed, activities.ErrTypeOutcomeUnknown)
+	permanent := []string{activities.ErrTypeBadEmail, activities.ErrTypeDeliveryFailed, activities.ErrTypeOutcomeUnknown}
 	var res SendEmailResult
-	if err := workflow.ExecuteActivity(actx, a.RecordEmail, activities.RecordEmailInput{
+	if err := workflow.ExecuteActivity(storeActivity(ctx, permanent...), a.RecordEmail, activities.RecordEmailInput{
 		Key: in.Key, Kind: in.Kind, To: in.To, Data: in.Data,
 	}).Get(ctx, &res.Recorded); err != nil {
 		progress = "failed"
@@ -54,7 +54,7 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 
 	progress = "sending"
 	var out activities.DeliverEmailResult
-	err := workflow.ExecuteActivity(actx, a.DeliverEmail, in.Key).Get(ctx, &out)
+	err := workflow.ExecuteActivity(providerActivity(ctx, permanent...), a.DeliverEmail, in.Key).Get(ctx, &out)
 	res.Status, res.ProviderID = out.Status, out.ProviderID
 	if err != nil {
 		var appErr *temporal.ApplicationError

@@ -19,14 +19,14 @@ func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(workflows.SendEmail)
-	env.RegisterActivity(&activities.Activities{})
+	env.RegisterActivity(&activities.EmailActivities{})
 	return env
 }
 
 func TestSendEmail(t *testing.T) {
 	in := workflows.SendEmailInput{Key: "k1", Kind: "notice", To: "a@example.com",
 		Data: map[string]string{"subject": "Hi", "body": "Hello"}}
-	var a *activities.Activities
+	var a *activities.EmailActivities
 
 	t.Run("OK", func(t *testing.T) {
 		env := newEnv(t)

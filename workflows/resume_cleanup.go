@@ -48,9 +48,9 @@ func ResumeCleanup(ctx workflow.Context, in ResumeCleanupInput) (ResumeCleanupRe
 		return ResumeCleanupResult{}, err
 	}
 	progress = "deleting"
-	var a *activities.Activities
+	var a *activities.ResumeActivities
 	var out activities.DeleteResumeResult
-	err := workflow.ExecuteActivity(shortActivity(ctx), a.DeleteResumeIfUnused,
+	err := workflow.ExecuteActivity(providerActivity(ctx), a.DeleteResumeIfUnused,
 		activities.DeleteResumeInput{ProfileID: in.ProfileID, Key: in.OldKey}).Get(ctx, &out)
 	if err != nil {
 		progress = "failed"

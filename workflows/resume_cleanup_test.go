@@ -13,7 +13,7 @@ import (
 )
 
 func TestResumeCleanup(t *testing.T) {
-	var a *activities.Activities
+	var a *activities.ResumeActivities
 	profile := uuid.New()
 	in := workflows.ResumeCleanupInput{ProfileID: profile, OldKey: profile.String() + "/old.pdf", UploadID: uuid.New(), Grace: time.Hour}
 
@@ -28,7 +28,7 @@ func TestResumeCleanup(t *testing.T) {
 			var s testsuite.WorkflowTestSuite
 			env := s.NewTestWorkflowEnvironment()
 			env.RegisterWorkflow(workflows.ResumeCleanup)
-			env.RegisterActivity(&activities.Activities{})
+			env.RegisterActivity(&activities.ResumeActivities{})
 			start := env.Now()
 			var calledAt time.Time
 			env.OnActivity(a.DeleteResumeIfUnused, mock.Anything, activities.DeleteResumeInput{ProfileID: profile, Key: in.OldKey}).

@@ -59,8 +59,8 @@ func RsvpDeadline(ctx workflow.Context, in RsvpDeadlineInput) (RsvpDeadlineResul
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
 		return res, err
 	}
-	var a *activities.Activities
-	actx := shortActivity(ctx)
+	var a *activities.RsvpActivities
+	actx := storeActivity(ctx)
 
 	progress = "announcing offers"
 	var offers []activities.EmailRef
@@ -99,7 +99,7 @@ func RsvpDeadline(ctx workflow.Context, in RsvpDeadlineInput) (RsvpDeadlineResul
 		return res, err
 	}
 	progress = "expiring unanswered offers"
-	if err := workflow.ExecuteActivity(actx, a.ExpireOffers).Get(ctx, &res.Expired); err != nil {
+	if err := workflow.ExecuteActivity(actx, a.ExpireOffers, activities.ExpireOffersInput{BatchID: in.BatchID}).Get(ctx, &res.Expired); err != nil {
 		return res, err
 	}
 	if res.Expired == 0 || in.Window <= 0 {
@@ -143,11 +143,14 @@ func sleepUntil(ctx workflow.Context, t time.Time) error {
 func sendAll(ctx workflow.Context, refs []activities.EmailRef) error {
 	futures := make([]workflow.ChildWorkflowFuture, len(refs))
 	for i, ref := range refs {
+		req := SendEmailRequest(SendEmailInput{Key: ref.Key, Kind: ref.Kind, To: ref.To})
 		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
-			WorkflowID:        SendEmailID(ref.Key),
-			ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
+			WorkflowID:            req.ID,
+			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+			TypedSearchAttributes: req.SearchAttributes(),
+			StaticSummary:         req.Summary,
 		})
-		futures[i] = workflow.ExecuteChildWorkflow(cctx, SendEmail, SendEmailInput{Key: ref.Key, Kind: ref.Kind, To: ref.To})
+		futures[i] = workflow.ExecuteChildWorkflow(cctx, SendEmail, req.Input)
 	}
 	for _, f := range futures {
 		err := f.GetChildWorkflowExecution().Get(ctx, nil)

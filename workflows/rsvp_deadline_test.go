@@ -20,12 +20,12 @@ func newRsvpEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(workflows.RsvpDeadline)
 	env.RegisterWorkflow(workflows.SendEmail)
-	env.RegisterActivity(&activities.Activities{})
+	env.RegisterActivity(&activities.RsvpActivities{})
 	return env
 }
 
 func TestRsvpDeadline(t *testing.T) {
-	var a *activities.Activities
+	var a *activities.RsvpActivities
 	batch := uuid.New()
 
 	t.Run("RemindsThenExpiresNothing", func(t *testing.T) {
@@ -44,7 +44,7 @@ func TestRsvpDeadline(t *testing.T) {
 		env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).
 			Run(func(args mock.Arguments) { sent[args.Get(1).(workflows.SendEmailInput).Key] = true }).
 			Return(workflows.SendEmailResult{Status: "sent"}, nil)
-		env.OnActivity(a.ExpireOffers, mock.Anything).Run(func(mock.Arguments) { expiredAt = env.Now() }).Return(0, nil).Once()
+		env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Run(func(mock.Arguments) { expiredAt = env.Now() }).Return(0, nil).Once()
 
 		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: deadline, Window: 72 * time.Hour, PublicURL: "https://h.test"})
 		if err := env.GetWorkflowError(); err != nil {
@@ -71,7 +71,7 @@ func TestRsvpDeadline(t *testing.T) {
 		env := newRsvpEnv(t)
 		deadline := env.Now().Add(time.Hour) // inside the 48 h lead: no reminder
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
-		env.OnActivity(a.ExpireOffers, mock.Anything).Return(2, nil).Once()
+		env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(2, nil).Once()
 		var promote activities.PromoteInput
 		env.OnActivity(a.PromoteWaitlist, mock.Anything, mock.Anything).
 			Run(func(args mock.Arguments) { promote = args.Get(1).(activities.PromoteInput) }).
@@ -91,7 +91,7 @@ func TestRsvpDeadline(t *testing.T) {
 	t.Run("NoWindowNoPromotion", func(t *testing.T) {
 		env := newRsvpEnv(t)
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
-		env.OnActivity(a.ExpireOffers, mock.Anything).Return(3, nil).Once()
+		env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(3, nil).Once()
 		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: env.Now().Add(time.Minute)})
 		var res workflows.RsvpDeadlineResult
 		if err := env.GetWorkflowError(); err != nil {
@@ -102,6 +102,30 @@ func TestRsvpDeadline(t *testing.T) {
 			t.Fatalf("result %+v", res)
 		}
 	})
+}
+
+// TestRsvpDeadlineOutlivesDatabaseOutage: the database is down at the
+// deadline (attempts fail for minutes, backing off); the activity keeps
+// retrying and the workflow ends normally once it is back. (The test
+// environment caps attempts at ten; TestRetryPoliciesOutlastOutages checks
+// that the real policy has no cap.)
+func TestRsvpDeadlineOutlivesDatabaseOutage(t *testing.T) {
+	var a *activities.RsvpActivities
+	batch := uuid.New()
+	env := newRsvpEnv(t)
+	env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
+	outage := errors.New("connect: connection refused")
+	env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(0, outage).Times(9)
+	env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(4, nil).Once()
+	env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: env.Now().Add(time.Minute)})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatalf("the workflow ended during the outage: %v", err)
+	}
+	var res workflows.RsvpDeadlineResult
+	if err := env.GetWorkflowResult(&res); err != nil || res.Expired != 4 {
+		t.Fatalf("result %+v, %v", res, err)
+	}
+	env.AssertExpectations(t)
 }
 
 func TestPromotionBatchIDDeterministic(t *testing.T) {

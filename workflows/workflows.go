@@ -17,16 +17,47 @@ const TaskQueue = "hackdesk"
 // ProgressQuery is the query name every workflow answers with its progress.
 const ProgressQuery = "progress"
 
-// shortActivity is the options for quick database or provider calls.
-func shortActivity(ctx workflow.Context, nonRetryable ...string) workflow.Context {
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
+// Retry policies by kind of activity. Neither has an attempt cap: a
+// workflow waiting on an outage (PostgreSQL down at an RSVP deadline, the
+// mail provider unreachable) keeps retrying with backoff until the outage
+// ends, bounded by the schedule-to-close timeout. Permanent failures are
+// non-retryable application errors and end the activity at once.
+var (
+	// storeOptions are for activities that only read and write the
+	// database.
+	storeOptions = workflow.ActivityOptions{
+		StartToCloseTimeout:    30 * time.Second,
+		ScheduleToCloseTimeout: 24 * time.Hour,
 		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:        time.Second,
-			BackoffCoefficient:     2,
-			MaximumInterval:        time.Minute,
-			MaximumAttempts:        20,
-			NonRetryableErrorTypes: nonRetryable,
+			InitialInterval:    time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    time.Minute,
 		},
-	})
+	}
+	// providerOptions are for activities that call an outside provider
+	// (the mail driver, the object store) besides the database.
+	providerOptions = workflow.ActivityOptions{
+		StartToCloseTimeout:    time.Minute,
+		ScheduleToCloseTimeout: 24 * time.Hour,
+		RetryPolicy: &temporal.RetryPolicy{
+			InitialInterval:    2 * time.Second,
+			BackoffCoefficient: 2,
+			MaximumInterval:    5 * time.Minute,
+		},
+	}
+)
+
+func storeActivity(ctx workflow.Context, nonRetryable ...string) workflow.Context {
+	return withOptions(ctx, storeOptions, nonRetryable)
+}
+
+func providerActivity(ctx workflow.Context, nonRetryable ...string) workflow.Context {
+	return withOptions(ctx, providerOptions, nonRetryable)
+}
+
+func withOptions(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable []string) workflow.Context {
+	rp := *o.RetryPolicy
+	rp.NonRetryableErrorTypes = nonRetryable
+	o.RetryPolicy = &rp
+	return workflow.WithActivityOptions(ctx, o)
 }

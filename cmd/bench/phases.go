@@ -27,6 +27,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/devstack"
+	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
 
@@ -451,9 +452,9 @@ func (b *bench) workflows(ctx context.Context) (float64, error) {
 				}
 				key := fmt.Sprintf("bench:%d", i)
 				t := time.Now()
-				run, err := workflows.Start(ctx, b.a.Temporal, b.cfg.TaskQueue, workflows.SendEmailID(key), workflows.SendEmail,
+				run, err := outbox.Start(ctx, b.a.Temporal, b.cfg.TaskQueue, workflows.SendEmailRequest(
 					workflows.SendEmailInput{Key: key, Kind: "notice", To: fmt.Sprintf("bench%d@seed.hackdesk.test", i),
-						Data: map[string]string{"subject": "Bench", "body": "Hello"}})
+						Data: map[string]string{"subject": "Bench", "body": "Hello"}}))
 				var res workflows.SendEmailResult
 				if err == nil {
 					err = run.Get(ctx, &res)

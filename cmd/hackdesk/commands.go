@@ -35,6 +35,7 @@ func runServe(ctx context.Context, stderr io.Writer) error {
 		return err
 	}
 	defer a.Close()
+	a.StartDispatcher()
 	if err := a.Listen(); err != nil {
 		return err
 	}

@@ -6,16 +6,23 @@ WHERE a.decision = 'offer' AND a.rsvp IS NULL AND a.rsvp_deadline = @deadline
 ORDER BY a.id;
 
 -- name: RsvpExpireOffers :many
--- Expires every unanswered offer whose deadline has passed.
+-- Expires the unanswered offers among ids whose deadline has passed.
 UPDATE applications
 SET rsvp = 'expired', rsvp_at = now(), updated_at = now()
-WHERE decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
+WHERE id = ANY(@ids::uuid[]) AND decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
 RETURNING id;
 
 -- name: DecisionBatchApplications :many
 -- The applications a decision batch (or waitlist promotion) decided.
 SELECT application_id FROM application_events
 WHERE kind = 'decision' AND detail->>'batch_id' = @batch_id::text
+ORDER BY id;
+
+-- name: DecisionBatchNewOffers :many
+-- The applications a batch offered a place that held no offer before it.
+SELECT application_id FROM application_events
+WHERE kind = 'decision' AND detail->>'batch_id' = @batch_id::text
+  AND detail->>'decision' = 'offer' AND (detail->>'previous') IS DISTINCT FROM 'offer'
 ORDER BY id;
 
 -- name: RsvpWaitlistHead :many

@@ -1,0 +1,14 @@
+-- name: IdempotencyKeyClaim :execrows
+-- Claims a key for a request in its transaction. A concurrent request with
+-- the same key waits here until the first commits or rolls back; 0 rows
+-- means the key was already used (read it with IdempotencyKeyGet).
+INSERT INTO idempotency_keys (actor_id, route, key, request_hash)
+VALUES (@actor_id, @route, @key, @request_hash)
+ON CONFLICT DO NOTHING;
+
+-- name: IdempotencyKeyGet :one
+SELECT * FROM idempotency_keys WHERE actor_id = @actor_id AND route = @route AND key = @key;
+
+-- name: IdempotencyKeyStore :exec
+UPDATE idempotency_keys SET status = @status, response = @response
+WHERE actor_id = @actor_id AND route = @route AND key = @key;

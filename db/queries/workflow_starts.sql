@@ -1,0 +1,37 @@
+-- name: WorkflowStartInsert :execrows
+-- Queues a workflow start (or a signal-with-start). A start whose workflow
+-- id is already queued is a no-op: the same business key starts one run.
+INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary)
+VALUES (@workflow_id, @type, sqlc.narg(task_queue), @input, sqlc.narg(signal), sqlc.narg(signal_input), @kind, @subject, @summary)
+ON CONFLICT (workflow_id) WHERE signal IS NULL DO NOTHING;
+
+-- name: WorkflowStartClaim :many
+-- Claims due pending rows for this transaction. Rows another dispatcher
+-- holds are skipped, so replicas never dispatch the same row at once.
+SELECT * FROM workflow_starts
+WHERE started_at IS NULL AND next_attempt_at <= now()
+ORDER BY next_attempt_at, id
+LIMIT @n
+FOR UPDATE SKIP LOCKED;
+
+-- name: WorkflowStartMarkStarted :exec
+UPDATE workflow_starts
+SET started_at = now(), run_id = @run_id, attempts = attempts + 1, last_error = NULL
+WHERE id = @id;
+
+-- name: WorkflowStartMarkFailed :exec
+-- Puts a row back for a later attempt after a failed start.
+UPDATE workflow_starts
+SET attempts = attempts + 1, last_error = @last_error,
+    next_attempt_at = now() + make_interval(secs => @retry_after_seconds::float8)
+WHERE id = @id;
+
+-- name: WorkflowStartLag :one
+-- How far behind the dispatcher is: pending rows and the age of the oldest.
+SELECT count(*)::bigint AS pending,
+       coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS lag_seconds
+FROM workflow_starts
+WHERE started_at IS NULL;
+
+-- name: WorkflowStartGet :one
+SELECT * FROM workflow_starts WHERE workflow_id = @workflow_id AND signal IS NULL;
