@@ -1,0 +1,45 @@
+package workflows_test
+
+import (
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+
+	"hackdesk/activities"
+	"hackdesk/workflows"
+)
+
+// TestReplayCatchesNondeterminism proves the replay test can fail: each
+// recorded history is replayed against a changed workflow (its commands in
+// another order) registered under the real name, and must be refused.
+func TestReplayCatchesNondeterminism(t *testing.T) {
+	sleepFirst := func(ctx workflow.Context) error { return workflow.Sleep(ctx, 7*time.Minute) }
+	var resume *activities.ResumeActivities
+	for _, c := range []struct {
+		file, name string
+		changed    any
+	}{
+		{"testdata/send_email.json", "SendEmail", func(ctx workflow.Context, _ workflows.SendEmailInput) (workflows.SendEmailResult, error) {
+			return workflows.SendEmailResult{}, sleepFirst(ctx)
+		}},
+		{"testdata/rsvp_deadline.json", "RsvpDeadline", func(ctx workflow.Context, _ workflows.RsvpDeadlineInput) (workflows.RsvpDeadlineResult, error) {
+			return workflows.RsvpDeadlineResult{}, sleepFirst(ctx)
+		}},
+		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
+			// The activity before the grace period instead of after it.
+			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
+			err := workflow.ExecuteActivity(ctx, resume.DeleteResumeIfUnused, activities.DeleteResumeInput{ProfileID: in.ProfileID, Key: in.OldKey}).Get(ctx, nil)
+			return workflows.ResumeCleanupResult{}, err
+		}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			r := worker.NewWorkflowReplayer()
+			r.RegisterWorkflowWithOptions(c.changed, workflow.RegisterOptions{Name: c.name})
+			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, c.file); err == nil {
+				t.Fatalf("a changed %s replayed %s without error", c.name, c.file)
+			}
+		})
+	}
+}
