@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"testing"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"hackdesk/app"
 	"hackdesk/db"
 	"hackdesk/outbox"
+	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
 
@@ -179,5 +181,44 @@ func TestWorkflowsListedByKind(t *testing.T) {
 	})
 	if len(ids) != 1 || len(ids[0]) < len("email:confirm:") || ids[0][:len("email:confirm:")] != "email:confirm:" {
 		t.Fatalf("workflows listed for %s: %v", email, ids)
+	}
+}
+
+// TestCrashBetweenCommitAndStart: an API process answers a sign-up (the
+// commit happened) and dies before its dispatcher starts the email's
+// workflow. The next process on the same database starts it, once.
+func TestCrashBetweenCommitAndStart(t *testing.T) {
+	cfg := testenv.Config(t)
+	ctx := context.Background()
+	crashed, err := app.Open(ctx, cfg, testenv.Logger(t), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := crashed.Listen(); err != nil { // an API with no dispatcher running
+		t.Fatal(err)
+	}
+	anon := &client{t: t, base: crashed.URL()}
+	anon.expect(http.StatusCreated, "POST", "/api/auth/signup",
+		map[string]string{"email": "late@example.com", "password": "correct horse battery", "display_name": "Late"})
+	var id string
+	if err := crashed.Store.Pool().QueryRow(ctx, `SELECT workflow_id FROM workflow_starts WHERE started_at IS NULL`).Scan(&id); err != nil {
+		t.Fatalf("the sign-up queued no workflow start: %v", err)
+	}
+	var nf *serviceerror.NotFound
+	if _, err := crashed.Temporal.DescribeWorkflowExecution(ctx, id, ""); !errors.As(err, &nf) {
+		t.Fatalf("describe before any dispatch: %v, want not found", err)
+	}
+	crashed.Close()
+
+	restarted := testenv.App(t, cfg)
+	sentEmail(t, restarted, "late@example.com", "confirm")
+	var attempts, emails int
+	if err := restarted.Store.Pool().QueryRow(ctx, `
+		SELECT (SELECT attempts FROM workflow_starts WHERE workflow_id = $1),
+		       (SELECT count(*) FROM emails WHERE kind = 'confirm' AND status = 'sent' AND attempts = 1)`, id).Scan(&attempts, &emails); err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 1 || emails != 1 {
+		t.Fatalf("after the restart: %d start attempts, %d confirmation emails sent once; want 1 and 1", attempts, emails)
 	}
 }
