@@ -1,116 +1,78 @@
 package storage
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
+	"context"
 	"fmt"
+	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/smithy-go/encoding/httpbinding"
 )
 
-// presigner makes SigV4 query-signed GET links without the SDK's request
-// pipeline, which profiling showed cost a fifth of the CPU of the review
-// queue. It signs exactly what the SDK would for a path-style GET with
-// UNSIGNED-PAYLOAD and only the host header signed.
+// presigner makes SigV4 query-signed GET links with the SDK's v4 signer but
+// without the S3 client's request pipeline (endpoint resolution, ARN
+// look-ups, serializers), which profiling showed cost a fifth of the CPU of
+// the review queue. It builds the same path-style GET the S3 client would
+// (minus its x-id=GetObject marker) and signs it with UNSIGNED-PAYLOAD and
+// only the host header signed, as the S3 presign client does.
 type presigner struct {
-	endpoint  *url.URL
-	region    string
-	bucket    string
-	accessKey string
-	secretKey string
-
-	mu      sync.Mutex
-	keyDate string // the day signingKey belongs to
-	key     []byte
+	scheme   string
+	host     string
+	basePath string // endpoint path without its trailing slash
+	bucket   string
+	region   string
+	creds    aws.CredentialsProvider
+	signer   *v4.Signer
 }
 
-func newPresigner(endpoint, region, bucket, accessKey, secretKey string) (*presigner, error) {
+func newPresigner(endpoint, region, bucket string, creds aws.CredentialsProvider) (*presigner, error) {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("S3_ENDPOINT %q is not a URL", endpoint)
 	}
-	return &presigner{endpoint: u, region: region, bucket: bucket, accessKey: accessKey, secretKey: secretKey}, nil
+	return &presigner{
+		scheme:   u.Scheme,
+		host:     u.Host,
+		basePath: strings.TrimRight(u.Path, "/"),
+		bucket:   bucket,
+		region:   region,
+		creds:    creds,
+		// S3 signs the path as sent: the key is escaped once, here, not
+		// again by the signer.
+		signer: v4.NewSigner(func(o *v4.SignerOptions) { o.DisableURIPathEscaping = true }),
+	}, nil
 }
 
-func hmacSHA256(key []byte, data string) []byte {
-	h := hmac.New(sha256.New, key)
-	h.Write([]byte(data))
-	return h.Sum(nil)
-}
-
-// signingKey is derived once per day.
-func (p *presigner) signingKey(date string) []byte {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.keyDate != date {
-		k := hmacSHA256([]byte("AWS4"+p.secretKey), date)
-		k = hmacSHA256(k, p.region)
-		k = hmacSHA256(k, "s3")
-		p.key, p.keyDate = hmacSHA256(k, "aws4_request"), date
-	}
-	return p.key
-}
-
-// uriEncode is SigV4's encoding: every byte but A-Z a-z 0-9 - _ . ~ (and /
-// when keepSlash) as %XX in upper case.
-func uriEncode(s string, keepSlash bool) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'A' <= c && c <= 'Z', 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-', c == '_', c == '.', c == '~':
-			b.WriteByte(c)
-		case c == '/' && keepSlash:
-			b.WriteByte(c)
-		default:
-			fmt.Fprintf(&b, "%%%02X", c)
-		}
-	}
-	return b.String()
-}
-
-// get returns a link to GET key until now+ttl, with extra response
+// get returns a link to GET key from now until now+ttl, with extra response
 // parameters (e.g. response-content-disposition) signed in.
-func (p *presigner) get(key string, ttl time.Duration, now time.Time, extra map[string]string) string {
-	now = now.UTC()
-	amzDate := now.Format("20060102T150405Z")
-	date := amzDate[:8]
-	scope := date + "/" + p.region + "/s3/aws4_request"
-	path := strings.TrimRight(p.endpoint.Path, "/") + "/" + uriEncode(p.bucket, false) + "/" + uriEncode(key, true)
-
-	params := map[string]string{
-		"X-Amz-Algorithm":     "AWS4-HMAC-SHA256",
-		"X-Amz-Credential":    p.accessKey + "/" + scope,
-		"X-Amz-Date":          amzDate,
-		"X-Amz-Expires":       strconv.Itoa(int(ttl.Seconds())),
-		"X-Amz-SignedHeaders": "host",
+func (p *presigner) get(ctx context.Context, key string, ttl time.Duration, now time.Time, extra map[string]string) (string, error) {
+	creds, err := p.creds.Retrieve(ctx)
+	if err != nil {
+		return "", fmt.Errorf("storage: credentials: %w", err)
 	}
+	path := p.basePath + "/" + p.bucket + "/" + key
+	rawPath := p.basePath + "/" + httpbinding.EscapePath(p.bucket, true) + "/" + httpbinding.EscapePath(key, false)
+	q := make(url.Values, len(extra)+1)
 	for k, v := range extra {
-		params[k] = v
+		q.Set(k, v)
 	}
-	names := make([]string, 0, len(params))
-	for k := range params {
-		names = append(names, k)
+	// The signer does not add the lifetime itself (the S3 presign client
+	// does, as a query parameter, before signing).
+	q.Set("X-Amz-Expires", strconv.FormatInt(int64(ttl/time.Second), 10))
+	req := &http.Request{
+		Method: http.MethodGet,
+		URL:    &url.URL{Scheme: p.scheme, Host: p.host, Path: path, RawPath: rawPath, RawQuery: q.Encode()},
+		Host:   p.host,
+		Header: http.Header{},
 	}
-	sort.Strings(names)
-	var q strings.Builder
-	for i, k := range names {
-		if i > 0 {
-			q.WriteByte('&')
-		}
-		q.WriteString(uriEncode(k, false))
-		q.WriteByte('=')
-		q.WriteString(uriEncode(params[k], false))
+	signed, _, err := p.signer.PresignHTTP(ctx, creds, req, "UNSIGNED-PAYLOAD", "s3", p.region, now)
+	if err != nil {
+		return "", fmt.Errorf("storage: presign %s: %w", key, err)
 	}
-	canonicalQuery := q.String()
-	canonicalRequest := "GET\n" + path + "\n" + canonicalQuery + "\nhost:" + p.endpoint.Host + "\n\nhost\nUNSIGNED-PAYLOAD"
-	sum := sha256.Sum256([]byte(canonicalRequest))
-	toSign := "AWS4-HMAC-SHA256\n" + amzDate + "\n" + scope + "\n" + hex.EncodeToString(sum[:])
-	sig := hex.EncodeToString(hmacSHA256(p.signingKey(date), toSign))
-	return p.endpoint.Scheme + "://" + p.endpoint.Host + path + "?" + canonicalQuery + "&X-Amz-Signature=" + sig
+	return signed, nil
 }

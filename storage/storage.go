@@ -30,10 +30,11 @@ type Store struct {
 
 // New builds a client for the configured endpoint. It does not connect.
 func New(cfg config.Config) *Store {
+	creds := credentials.NewStaticCredentialsProvider(cfg.S3AccessKey, cfg.S3SecretKey, "")
 	client := s3.New(s3.Options{
 		Region:       cfg.S3Region,
 		BaseEndpoint: aws.String(cfg.S3Endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider(cfg.S3AccessKey, cfg.S3SecretKey, ""),
+		Credentials:  creds,
 		UsePathStyle: true,
 		// versitygw and most S3 look-alikes do not speak the newer default
 		// checksum trailers.
@@ -41,7 +42,7 @@ func New(cfg config.Config) *Store {
 		ResponseChecksumValidation: aws.ResponseChecksumValidationWhenRequired,
 	})
 	// A malformed endpoint leaves presign nil; PresignGet then reports it.
-	ps, _ := newPresigner(cfg.S3Endpoint, cfg.S3Region, cfg.S3Bucket, cfg.S3AccessKey, cfg.S3SecretKey)
+	ps, _ := newPresigner(cfg.S3Endpoint, cfg.S3Region, cfg.S3Bucket, creds)
 	return &Store{client: client, presign: ps, bucket: cfg.S3Bucket}
 }
 
@@ -113,13 +114,13 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 
 // PresignGet returns a time-limited download link (SigV4, path style) that
 // makes browsers save the file under filename.
-func (s *Store) PresignGet(_ context.Context, key, filename string, ttl time.Duration) (string, error) {
+func (s *Store) PresignGet(ctx context.Context, key, filename string, ttl time.Duration) (string, error) {
 	if s.presign == nil {
 		return "", errors.New("storage: S3_ENDPOINT is not a URL")
 	}
-	return s.presign.get(key, ttl, time.Now(), map[string]string{
+	return s.presign.get(ctx, key, ttl, time.Now(), map[string]string{
 		"response-content-disposition": fmt.Sprintf("attachment; filename=%q", filename),
-	}), nil
+	})
 }
 
 func isNotFound(err error) bool {
