@@ -45,7 +45,7 @@ func (a *EmailActivities) RecordEmail(ctx context.Context, in RecordEmailInput) 
 	if err == nil {
 		return false, nil
 	}
-	if err = db.MapError(err); !errors.Is(err, db.ErrNotFound) {
+	if !errors.Is(err, db.ErrNotFound) {
 		return false, err
 	}
 	if in.Data == nil {
@@ -55,7 +55,7 @@ func (a *EmailActivities) RecordEmail(ctx context.Context, in RecordEmailInput) 
 		return false, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeBadEmail, err)
 	}
 	created, err := mail.Record(ctx, a.Store.Queries, in.Key, in.Kind, in.To, in.Data)
-	if err = db.MapError(err); errors.Is(err, db.ErrInvalid) {
+	if errors.Is(err, db.ErrInvalid) {
 		return false, temporal.NewNonRetryableApplicationError("email breaks a data rule", ErrTypeBadEmail, err)
 	}
 	return created, err
@@ -74,7 +74,7 @@ var errInProgress = errors.New("another attempt is delivering this email")
 
 // DeliverEmailResult says what DeliverEmail did.
 type DeliverEmailResult struct {
-	Status     string // sent or failed
+	Status     string // mail.StatusSent or mail.StatusFailed
 	ProviderID string
 	// AlreadyDone is true when an earlier attempt had finished the job.
 	AlreadyDone bool
@@ -101,21 +101,21 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 		if err != nil {
 			return err
 		}
-		switch e.Status {
-		case "sent":
-			done = &DeliverEmailResult{Status: "sent", AlreadyDone: true}
+		switch mail.Status(e.Status) {
+		case mail.StatusSent:
+			done = &DeliverEmailResult{Status: string(mail.StatusSent), AlreadyDone: true}
 			if e.ProviderID != nil {
 				done.ProviderID = *e.ProviderID
 			}
 			return nil
-		case "failed":
-			done = &DeliverEmailResult{Status: "failed", AlreadyDone: true}
+		case mail.StatusFailed:
+			done = &DeliverEmailResult{Status: string(mail.StatusFailed), AlreadyDone: true}
 			return nil
-		case "sending":
+		case mail.StatusSending:
 			if time.Since(e.UpdatedAt) < ClaimTimeout {
 				return errInProgress
 			}
-			done = &DeliverEmailResult{Status: "failed"}
+			done = &DeliverEmailResult{Status: string(mail.StatusFailed)}
 			reason := "an earlier attempt was interrupted during delivery; not resent to avoid a duplicate"
 			return q.EmailMarkFailed(ctx, db.EmailMarkFailedParams{ID: e.ID, LastError: &reason})
 		}
@@ -131,7 +131,7 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 		return DeliverEmailResult{}, err
 	}
 	if done != nil {
-		if done.Status == "failed" && !done.AlreadyDone {
+		if done.Status == string(mail.StatusFailed) && !done.AlreadyDone {
 			return *done, temporal.NewNonRetryableApplicationError("delivery outcome unknown", ErrTypeOutcomeUnknown, nil)
 		}
 		return *done, nil
@@ -149,7 +149,7 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 			if err := a.Store.EmailMarkFailed(ctx, db.EmailMarkFailedParams{ID: id, LastError: &reason}); err != nil {
 				return DeliverEmailResult{}, err
 			}
-			return DeliverEmailResult{Status: "failed"}, temporal.NewNonRetryableApplicationError("email rejected", ErrTypeDeliveryFailed, sendErr)
+			return DeliverEmailResult{Status: string(mail.StatusFailed)}, temporal.NewNonRetryableApplicationError("email rejected", ErrTypeDeliveryFailed, sendErr)
 		}
 		if err := a.Store.EmailMarkPending(ctx, db.EmailMarkPendingParams{ID: id, LastError: &reason}); err != nil {
 			return DeliverEmailResult{}, fmt.Errorf("send failed (%v), and so did releasing the claim: %w", sendErr, err)
@@ -159,5 +159,5 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 	if err := a.Store.EmailMarkSent(ctx, db.EmailMarkSentParams{ID: id, ProviderID: &providerID}); err != nil {
 		return DeliverEmailResult{}, err
 	}
-	return DeliverEmailResult{Status: "sent", ProviderID: providerID}, nil
+	return DeliverEmailResult{Status: string(mail.StatusSent), ProviderID: providerID}, nil
 }

@@ -31,7 +31,7 @@ func (a *ResumeActivities) DeleteResumeIfUnused(ctx context.Context, in DeleteRe
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		app, err := q.ApplicationLockByProfile(ctx, in.ProfileID)
 		switch {
-		case errors.Is(db.MapError(err), db.ErrNotFound):
+		case errors.Is(err, db.ErrNotFound):
 			// No application any more: nothing can point at the object.
 		case err != nil:
 			return err

@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
+	"hackdesk/hackathon"
 	"hackdesk/mail"
 )
 
@@ -155,7 +156,7 @@ func (a *RsvpActivities) PromoteWaitlist(ctx context.Context, in PromoteInput) (
 		if err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]any{"decision": "offer", "previous": "waitlist",
+		detail, _ := json.Marshal(map[string]any{"decision": hackathon.DecisionOffer, "previous": hackathon.DecisionWaitlist,
 			"rsvp_deadline": in.Deadline, "batch_id": in.BatchID, "reason": "place freed by an expired offer"})
 		for _, id := range ids {
 			if err := q.RsvpOffer(ctx, db.RsvpOfferParams{ID: id, RsvpDeadline: &in.Deadline}); err != nil {

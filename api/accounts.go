@@ -27,27 +27,20 @@ const (
 
 // userJSON is the profile as GET /api/profile shows it.
 type userJSON struct {
-	ID             uuid.UUID       `json:"id"`
-	Email          string          `json:"email"`
-	DisplayName    *string         `json:"display_name"`
-	Role           string          `json:"role"`
-	EmailConfirmed bool            `json:"email_confirmed"`
-	ExecRole       *execRoleJSON   `json:"exec_role"`
-	Membership     *membershipJSON `json:"membership"`
+	ID             uuid.UUID     `json:"id"`
+	Email          string        `json:"email"`
+	DisplayName    *string       `json:"display_name"`
+	Role           string        `json:"role"`
+	EmailConfirmed bool          `json:"email_confirmed"`
+	ExecRole       *execRoleJSON `json:"exec_role"`
+	// Membership is always null until memberships exist (docs/decisions.md).
+	Membership *struct{} `json:"membership"`
 }
 
 type execRoleJSON struct {
 	Position string     `json:"position"`
 	Subteam  *string    `json:"subteam"`
 	TermID   *uuid.UUID `json:"term_id"`
-}
-
-// membershipJSON is filled in once memberships exist (membership issue).
-type membershipJSON struct {
-	ID     uuid.UUID  `json:"id"`
-	TermID uuid.UUID  `json:"term_id"`
-	Status string     `json:"status"`
-	PaidAt *time.Time `json:"paid_at"`
 }
 
 func (s *Server) loadUser(ctx context.Context, q *db.Queries, id uuid.UUID) (userJSON, error) {
@@ -111,15 +104,14 @@ func (r *signupRequest) Validate() apperr.Fields {
 var errEmailTaken = apperr.New(apperr.Conflict, "Email already registered")
 
 // signup creates an unconfirmed account and mails a confirmation link.
-func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
+func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	var req signupRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	hash, err := auth.HashPassword(req.Password, auth.DefaultParams)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	ctx := r.Context()
 	var user userJSON
@@ -128,7 +120,7 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 			Email: req.Email, DisplayName: &req.DisplayName, PasswordHash: hash, Role: "member",
 		})
 		if err != nil {
-			if errors.Is(db.MapError(err), db.ErrConflict) {
+			if errors.Is(err, db.ErrConflict) {
 				return errEmailTaken
 			}
 			return err
@@ -140,10 +132,10 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"user": user})
+	return nil
 }
 
 // mailToken issues a one-time token of the given purpose (retiring older
@@ -193,17 +185,17 @@ func useToken(ctx context.Context, q *db.Queries, token, purpose string) (db.Aut
 		return db.AuthToken{}, errBadToken
 	}
 	t, err := q.AuthTokenUse(ctx, db.AuthTokenUseParams{TokenHash: auth.HashToken(token), Purpose: purpose})
-	if errors.Is(db.MapError(err), db.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return t, errBadToken
 	}
 	return t, err
 }
 
 // confirm marks the email of the token's account confirmed.
-func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
+func (s *Server) confirm(w http.ResponseWriter, r *http.Request) error {
 	var req tokenRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
@@ -214,10 +206,10 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 		return q.ProfileConfirmEmail(ctx, t.ProfileID)
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+	return nil
 }
 
 type loginRequest struct {
@@ -241,70 +233,63 @@ var errBadCredentials = apperr.New(apperr.Unauthorized, "Invalid email or passwo
 // login checks the password and opens a session (token in the body and an
 // HttpOnly cookie). An unknown email costs the same hashing time as a wrong
 // password.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	var req loginRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
-	if !allow(w, r,
+	if err := allow(
 		s.limits.loginIP.over(w, r, clientIP(r)),
-		s.limits.loginEmail.over(w, r, emailKey(req.Email))) {
-		return
+		s.limits.loginEmail.over(w, r, emailKey(req.Email))); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	p, err := s.store.ProfileGetByEmail(ctx, strings.TrimSpace(req.Email))
-	if errors.Is(db.MapError(err), db.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		auth.SpendVerifyTime(req.Password)
-		writeError(w, r, errBadCredentials)
-		return
+		return errBadCredentials
 	}
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	ok, err := auth.VerifyPassword(req.Password, p.PasswordHash)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	if !ok {
-		writeError(w, r, errBadCredentials)
-		return
+		return errBadCredentials
 	}
 	if p.EmailConfirmedAt == nil {
-		writeError(w, r, apperr.WithMessage(apperr.Forbidden, "Email not confirmed",
-			"Open the link in the confirmation email first"))
-		return
+		return apperr.WithMessage(apperr.Forbidden, "Email not confirmed",
+			"Open the link in the confirmation email first")
 	}
 	tok, hash, err := auth.NewToken()
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	if _, err := s.store.SessionInsert(ctx, db.SessionInsertParams{
 		TokenHash: hash, ProfileID: p.ID, ExpiresAt: time.Now().Add(sessionAbsolute),
 	}); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	user, err := s.loadUser(ctx, s.store.Queries, p.ID)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	s.setSessionCookie(w, tok, sessionAbsolute)
 	writeJSON(w, http.StatusOK, map[string]any{"token": tok, "user": user})
+	return nil
 }
 
 // logout revokes the caller's session and clears the cookie.
-func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	p := principalFrom(r.Context())
 	if err := s.store.SessionRevoke(r.Context(), p.SessionID); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	s.setSessionCookie(w, "", -time.Second)
 	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+	return nil
 }
 
 type forgotRequest struct {
@@ -321,21 +306,21 @@ func (r *forgotRequest) Validate() apperr.Fields {
 
 // forgotPassword mails a reset link when the account exists. The answer,
 // and the time it takes, are the same either way.
-func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) {
+func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 	start := time.Now()
 	var req forgotRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
-	if !allow(w, r,
+	if err := allow(
 		s.limits.forgotIP.over(w, r, clientIP(r)),
-		s.limits.forgotEmail.over(w, r, emailKey(req.Email))) {
-		return
+		s.limits.forgotEmail.over(w, r, emailKey(req.Email))); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
 		p, err := q.ProfileGetByEmail(ctx, strings.TrimSpace(req.Email))
-		if errors.Is(db.MapError(err), db.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return nil
 		}
 		if err != nil {
@@ -352,6 +337,7 @@ func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true,
 		"message": "If an account exists for that email, a reset link is on its way. It works once, within 30 minutes."})
+	return nil
 }
 
 type resetRequest struct {
@@ -372,15 +358,14 @@ func (r *resetRequest) Validate() apperr.Fields {
 
 // resetPassword sets a new password with a reset token and revokes every
 // session of the account. Holding the link also proves the email address.
-func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
+func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) error {
 	var req resetRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	hash, err := auth.HashPassword(req.Password, auth.DefaultParams)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	ctx := r.Context()
 	err = s.store.InTx(ctx, func(q *db.Queries) error {
@@ -398,19 +383,19 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
+	return nil
 }
 
-func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
 	u, err := s.loadUser(r.Context(), s.store.Queries, principalFrom(r.Context()).ProfileID)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, u)
+	return nil
 }
 
 type profilePatch struct {
@@ -431,16 +416,15 @@ func (r *profilePatch) Validate() apperr.Fields {
 	return f
 }
 
-func (s *Server) patchProfile(w http.ResponseWriter, r *http.Request) {
+func (s *Server) patchProfile(w http.ResponseWriter, r *http.Request) error {
 	var req profilePatch
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	id := principalFrom(ctx).ProfileID
 	if _, err := s.store.ProfileSetDisplayName(ctx, db.ProfileSetDisplayNameParams{ID: id, DisplayName: req.DisplayName}); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
-	s.getProfile(w, r)
+	return s.getProfile(w, r)
 }

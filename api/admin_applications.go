@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hackathon"
 )
 
 var errAdminAppMissing = apperr.New(apperr.NotFound, "Application not found")
@@ -46,31 +48,39 @@ func toAdminApplicationRow(a db.AdminApplicationListRow) adminApplicationRow {
 
 // oneOfParam reads an optional query parameter that must be one of set;
 // absent or empty answers def.
-func oneOfParam(r *http.Request, fields apperr.Fields, name, def string, set []string) string {
-	v := r.URL.Query().Get(name)
+func oneOfParam[T ~string](r *http.Request, fields apperr.Fields, name string, def T, set []T) T {
+	v := T(r.URL.Query().Get(name))
 	if v == "" {
 		return def
 	}
-	for _, s := range set {
-		if v == s {
-			return v
-		}
+	if slices.Contains(set, v) {
+		return v
 	}
-	fields.Add(name, "must be one of "+strings.Join(set, ", "))
+	fields.Add(name, "must be one of "+joinSet(set))
 	return def
+}
+
+// joinSet lists the values of set for an error message: "a, b, c".
+func joinSet[T ~string](set []T) string {
+	s := make([]string, len(set))
+	for i, v := range set {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
 }
 
 // adminListApplications is GET /api/admin/applications?q=&status=&sort=&order=&page=&page_size=:
 // every application (drafts too) with its applicant's name, searchable by
 // part of the email or name, filterable by status, sortable by one column.
-func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) {
+func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) error {
 	fields := apperr.Fields{}
 	pg := parsePage(r, fields)
 	sort := oneOfParam(r, fields, "sort", "created_at", adminSorts)
 	order := oneOfParam(r, fields, "order", "desc", []string{"asc", "desc"})
 	var status *string
-	if v := oneOfParam(r, fields, "status", "", []string{"draft", "submitted"}); v != "" {
-		status = &v
+	if v := oneOfParam(r, fields, "status", "", hackathon.Statuses()); v != "" {
+		st := string(v)
+		status = &st
 	}
 	var pattern *string
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
@@ -82,8 +92,7 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) {
 		pattern = &p
 	}
 	if err := fields.Err(); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	ctx := r.Context()
 	rows, err := s.store.AdminApplicationList(ctx, db.AdminApplicationListParams{
@@ -91,13 +100,11 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) {
 		PageLimit: pg.Size, PageOffset: pg.offset(),
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	total, err := s.store.AdminApplicationCount(ctx, db.AdminApplicationCountParams{Status: status, Pattern: pattern})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	out := make([]adminApplicationRow, len(rows))
 	for i, a := range rows {
@@ -106,6 +113,7 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"applications": out, "total": total, "page": pg.Number, "page_size": pg.Size,
 	})
+	return nil
 }
 
 // adminReviewJSON is one review of an application with its reviewer.
@@ -124,26 +132,22 @@ type adminReviewJSON struct {
 // adminGetApplication is GET /api/admin/applications/{id}: the reviewer
 // view of one application (every field, a signed resume link, the team with
 // names) and its reviews, oldest first.
-func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) {
+func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) error {
 	id, err := uuid.Parse(chi.URLParam(r, "id"))
 	if err != nil {
-		writeError(w, r, errAdminAppMissing)
-		return
+		return errAdminAppMissing
 	}
 	ctx := r.Context()
 	view, err := ReviewView(ctx, s.store, s.blob, id)
 	if errors.Is(err, db.ErrNotFound) {
-		writeError(w, r, errAdminAppMissing)
-		return
+		return errAdminAppMissing
 	}
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	rows, err := s.store.ReviewsForApplication(ctx, id)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	reviews := make([]adminReviewJSON, len(rows))
 	for i, rv := range rows {
@@ -154,4 +158,5 @@ func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"application": view, "reviews": reviews})
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hackathon"
 )
 
 // applicationJSON is an application as its owner (and reviewers) see it.
@@ -98,41 +99,39 @@ func (r *createApplicationRequest) Validate() apperr.Fields {
 }
 
 // createApplication starts the caller's draft, prefilled with their email.
-func (s *Server) createApplication(w http.ResponseWriter, r *http.Request) {
+func (s *Server) createApplication(w http.ResponseWriter, r *http.Request) error {
 	var req createApplicationRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	p := principalFrom(r.Context())
 	if uuid.MustParse(req.ProfileID) != p.ProfileID {
-		writeError(w, r, apperr.WithMessage(apperr.Forbidden, "Forbidden", "profile_id must be your own"))
-		return
+		return apperr.WithMessage(apperr.Forbidden, "Forbidden", "profile_id must be your own")
 	}
 	email := p.Email
 	a, err := s.store.ApplicationInsert(r.Context(), db.ApplicationInsertParams{ProfileID: p.ProfileID, Email: &email})
-	if errors.Is(db.MapError(err), db.ErrConflict) {
-		writeError(w, r, apperr.New(apperr.Conflict, "Application already exists"))
-		return
+	if errors.Is(err, db.ErrConflict) {
+		return apperr.New(apperr.Conflict, "Application already exists")
 	}
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusCreated, toApplicationJSON(a))
+	return nil
 }
 
 // getApplication answers the caller's application, or null.
-func (s *Server) getApplication(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getApplication(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.store.ApplicationGetByProfile(r.Context(), principalFrom(r.Context()).ProfileID)
-	if errors.Is(db.MapError(err), db.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		writeJSON(w, http.StatusOK, nil)
-		return
+		return nil
 	}
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, toApplicationJSON(a))
+	return nil
 }
 
 // applicationPatch is a partial update: absent fields stay, null clears.
@@ -342,13 +341,13 @@ func (p *applicationPatch) apply(a *db.Application) {
 // 409 once submitted.
 func lockDraft(ctx context.Context, q *db.Queries, profileID uuid.UUID) (db.Application, error) {
 	a, err := q.ApplicationLockByProfile(ctx, profileID)
-	if errors.Is(db.MapError(err), db.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return a, errNoApplication
 	}
 	if err != nil {
 		return a, err
 	}
-	if a.Status != "draft" {
+	if hackathon.Status(a.Status) != hackathon.StatusDraft {
 		return a, errAlreadySubmitted
 	}
 	return a, nil
@@ -387,10 +386,10 @@ func checkTeam(ctx context.Context, q *db.Queries, team string, applicant uuid.U
 	return strings.Join(out, ","), nil
 }
 
-func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) {
+func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) error {
 	var patch applicationPatch
-	if !decode(w, r, &patch) {
-		return
+	if err := decode(w, r, &patch); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
@@ -413,10 +412,10 @@ func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": toApplicationJSON(out)})
+	return nil
 }
 
 func updateParams(a db.Application) db.ApplicationUpdateParams {
@@ -462,7 +461,7 @@ func requiredForSubmit(a db.Application) apperr.Fields {
 }
 
 // submitApplication validates steps 1 to 5 and locks the application.
-func (s *Server) submitApplication(w http.ResponseWriter, r *http.Request) {
+func (s *Server) submitApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
 	var out db.Application
@@ -482,8 +481,8 @@ func (s *Server) submitApplication(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": toApplicationJSON(out)})
+	return nil
 }

@@ -4,8 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"hackdesk/apperr"
 	"hackdesk/db"
 )
@@ -48,7 +46,7 @@ type dashboardJSON struct {
 
 // dashboard is GET /api/admin/dashboard?interval=1|24 (superadmin). The
 // counts and the timeline are read in one read-only snapshot, so they agree.
-func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
+func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) error {
 	var hours int32
 	switch r.URL.Query().Get("interval") {
 	case "1":
@@ -56,26 +54,22 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 	case "24":
 		hours = 24
 	default:
-		writeError(w, r, apperr.ValidationFailed(apperr.Fields{"interval": "must be 1 (hourly) or 24 (daily)"}))
-		return
+		return apperr.ValidationFailed(apperr.Fields{"interval": "must be 1 (hourly) or 24 (daily)"})
 	}
 	ctx := r.Context()
-	tx, err := s.store.Pool().BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	var (
+		c    db.DashboardCountsRow
+		rows []db.DashboardRsvpTimelineRow
+	)
+	err := s.store.InSnapshot(ctx, func(q *db.Queries) (err error) {
+		if c, err = q.DashboardCounts(ctx); err != nil {
+			return err
+		}
+		rows, err = q.DashboardRsvpTimeline(ctx, hours)
+		return err
+	})
 	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	defer tx.Rollback(ctx) //nolint:errcheck // read only
-	q := db.New(tx)
-	c, err := q.DashboardCounts(ctx)
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	rows, err := q.DashboardRsvpTimeline(ctx, hours)
-	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	out := dashboardJSON{
 		Counts: dashboardCounts{Applications: c.Applications, Offers: c.Offers, Rsvps: c.Attending, Declined: c.Declined},
@@ -93,4 +87,5 @@ func (s *Server) dashboard(w http.ResponseWriter, r *http.Request) {
 		out.RsvpTimeline = append(out.RsvpTimeline, dashboardBucket{Bucket: row.Bucket.UTC().Format(time.RFC3339), Count: row.Count})
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
 	"strings"
 	"time"
 
@@ -13,14 +12,13 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hackathon"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
 
 // maxDecisionBatch caps the applications one decision request names.
 const maxDecisionBatch = 500
-
-var decisionValues = []string{"offer", "waitlist", "reject"}
 
 var errNoOffer = apperr.WithMessage(apperr.Conflict, "No offer", "Only an application with an offer can be answered")
 
@@ -34,9 +32,9 @@ func rsvpClosed(deadline *time.Time) error {
 }
 
 type decisionRequest struct {
-	ApplicationIDs []string `json:"application_ids"`
-	Decision       string   `json:"decision"`
-	RsvpDeadline   *string  `json:"rsvp_deadline"`
+	ApplicationIDs []string           `json:"application_ids"`
+	Decision       hackathon.Decision `json:"decision"`
+	RsvpDeadline   *string            `json:"rsvp_deadline"`
 
 	ids      []uuid.UUID
 	deadline *time.Time
@@ -75,8 +73,8 @@ func (r *decisionRequest) Validate() apperr.Fields {
 			f.Add("application_ids", strings.Join(why, "; "))
 		}
 	}
-	if !slices.Contains(decisionValues, r.Decision) {
-		f.Add("decision", "must be one of "+strings.Join(decisionValues, ", "))
+	if !r.Decision.Valid() {
+		f.Add("decision", "must be one of "+joinSet(hackathon.Decisions()))
 	}
 	if r.RsvpDeadline != nil {
 		t, err := time.Parse(time.RFC3339, *r.RsvpDeadline)
@@ -88,11 +86,11 @@ func (r *decisionRequest) Validate() apperr.Fields {
 		}
 	}
 	switch {
-	case r.Decision == "offer" && r.RsvpDeadline == nil:
+	case r.Decision == hackathon.DecisionOffer && r.RsvpDeadline == nil:
 		f.Add("rsvp_deadline", "an offer needs an RSVP deadline")
-	case r.Decision == "offer" && r.deadline != nil && !r.deadline.After(time.Now()):
+	case r.Decision == hackathon.DecisionOffer && r.deadline != nil && !r.deadline.After(time.Now()):
 		f.Add("rsvp_deadline", "must be in the future")
-	case r.Decision != "offer" && slices.Contains(decisionValues, r.Decision) && r.RsvpDeadline != nil:
+	case r.Decision != hackathon.DecisionOffer && r.Decision.Valid() && r.RsvpDeadline != nil:
 		f.Add("rsvp_deadline", "only an offer carries an RSVP deadline")
 	}
 	return f
@@ -101,9 +99,9 @@ func (r *decisionRequest) Validate() apperr.Fields {
 // decisionDetail is an application_events detail for kind 'decision'; the
 // query adds "previous".
 type decisionDetail struct {
-	Decision     string    `json:"decision"`
-	RsvpDeadline *string   `json:"rsvp_deadline"`
-	BatchID      uuid.UUID `json:"batch_id"`
+	Decision     hackathon.Decision `json:"decision"`
+	RsvpDeadline *string            `json:"rsvp_deadline"`
+	BatchID      uuid.UUID          `json:"batch_id"`
 }
 
 // decide is POST /api/admin/applications/decisions (admin). The batch is
@@ -113,10 +111,10 @@ type decisionDetail struct {
 // caller's own, or whose applicant has answered (or whose offer expired) is
 // 400 with the offending ids in details. An Idempotency-Key header makes a
 // retried request answer the stored response (idempotentTx).
-func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
+func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 	var req decisionRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
@@ -128,8 +126,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 	}
 	detailJSON, err := json.Marshal(detail)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	out, err := s.idempotentTx(ctx, r, me, "POST /api/admin/applications/decisions", &req, func(q *db.Queries) (answer, error) {
 		rows, err := q.DecisionLockApplications(ctx, req.ids)
@@ -140,7 +137,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 			return answer{}, err
 		}
 		updated, err := q.DecisionApply(ctx, db.DecisionApplyParams{
-			ActorID: me, Detail: detailJSON, Ids: req.ids, Decision: req.Decision, RsvpDeadline: req.deadline,
+			ActorID: me, Detail: detailJSON, Ids: req.ids, Decision: string(req.Decision), RsvpDeadline: req.deadline,
 		})
 		if err == nil && updated != int64(len(req.ids)) {
 			err = fmt.Errorf("decision batch %s: %d of %d applications updated", batch, updated, len(req.ids))
@@ -148,7 +145,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return answer{}, err
 		}
-		if req.Decision == "offer" {
+		if req.Decision == hackathon.DecisionOffer {
 			// Offers are announced, reminded and expired by RsvpDeadline,
 			// queued in this transaction and started after it commits.
 			// Places freed at the deadline are offered on with the same
@@ -163,10 +160,10 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) {
 		return answer{http.StatusOK, map[string]any{"success": true, "updated": updated, "batch_id": batch}}, nil
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, out.status, out.body)
+	return nil
 }
 
 // checkDecidable checks the locked rows of a decision batch: every id
@@ -196,11 +193,11 @@ func checkDecidable(req decisionRequest, rows []db.DecisionLockApplicationsRow, 
 	for _, row := range rows {
 		id := row.ID.String()
 		switch {
-		case row.Status != "submitted":
+		case hackathon.Status(row.Status) != hackathon.StatusSubmitted:
 			notSubmitted = append(notSubmitted, id)
 		case row.ProfileID == me:
 			own = append(own, id)
-		case row.Rsvp != nil && *row.Rsvp == "expired":
+		case row.Rsvp != nil && hackathon.Rsvp(*row.Rsvp) == hackathon.RsvpExpired:
 			expired = append(expired, id)
 		case row.Rsvp != nil:
 			answered = append(answered, id)
@@ -237,21 +234,21 @@ func (r *rsvpRequest) Validate() apperr.Fields {
 // The answer may change until the deadline (judged by the database's
 // clock); each change is an 'rsvp' event, and repeating the current answer
 // changes nothing.
-func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) {
+func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) error {
 	var req rsvpRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
-	answer := "declined"
+	answer := hackathon.RsvpDeclined
 	if *req.Attending {
-		answer = "attending"
+		answer = hackathon.RsvpAttending
 	}
 	var out db.Application
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
 		row, err := q.RsvpLockByProfile(ctx, me)
-		if errors.Is(db.MapError(err), db.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return errNoApplication
 		}
 		if err != nil {
@@ -259,11 +256,11 @@ func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) {
 		}
 		a := row.Application
 		switch {
-		case a.Decision == nil || *a.Decision != "offer":
+		case a.Decision == nil || hackathon.Decision(*a.Decision) != hackathon.DecisionOffer:
 			return errNoOffer
-		case !row.Open || (a.Rsvp != nil && *a.Rsvp == "expired"):
+		case !row.Open || (a.Rsvp != nil && hackathon.Rsvp(*a.Rsvp) == hackathon.RsvpExpired):
 			return rsvpClosed(a.RsvpDeadline)
-		case a.Rsvp != nil && *a.Rsvp == answer:
+		case a.Rsvp != nil && hackathon.Rsvp(*a.Rsvp) == answer:
 			out = a // the same answer again: nothing changes
 			return nil
 		}
@@ -271,7 +268,7 @@ func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		if out, err = q.RsvpSet(ctx, db.RsvpSetParams{Rsvp: answer, ID: a.ID}); err != nil {
+		if out, err = q.RsvpSet(ctx, db.RsvpSetParams{Rsvp: string(answer), ID: a.ID}); err != nil {
 			return err
 		}
 		return q.ApplicationEventInsert(ctx, db.ApplicationEventInsertParams{
@@ -279,8 +276,8 @@ func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) {
 		})
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": toApplicationJSON(out)})
+	return nil
 }

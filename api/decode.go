@@ -12,7 +12,8 @@ import (
 	"hackdesk/apperr"
 )
 
-// maxJSONBody caps every JSON request body (DESIGN.md §4).
+// maxJSONBody caps every JSON request body at 1 MiB; a longer body is
+// answered 413 without being read to the end.
 const maxJSONBody = 1 << 20
 
 // validator is implemented by request types that check their own fields;
@@ -23,17 +24,10 @@ type validator interface {
 
 // decode reads one JSON value from r's body into v. It caps the body,
 // rejects unknown fields, trailing data and non-JSON content types, runs v's
-// Validate when it has one, and on any failure writes the 400 (or 413/415)
-// and returns false.
-func decode(w http.ResponseWriter, r *http.Request, v any) bool {
-	if err := decodeJSON(w, r, v); err != nil {
-		writeError(w, r, err)
-		return false
-	}
-	return true
-}
-
-func decodeJSON(w http.ResponseWriter, r *http.Request, v any) error {
+// Validate when it has one, and returns the 400 (or 413/415) error of any
+// failure. w goes to http.MaxBytesReader, which has the server close the
+// connection after an oversized body.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
 		if err != nil || (mt != "application/json" && !strings.HasSuffix(mt, "+json")) {

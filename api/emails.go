@@ -36,25 +36,22 @@ func toEmailJSON(e db.Email) emailJSON {
 
 // listEmails is GET /api/admin/emails?to=&kind=&page=&page_size=: the
 // audit trail of recorded emails, newest first.
-func (s *Server) listEmails(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listEmails(w http.ResponseWriter, r *http.Request) error {
 	fields := apperr.Fields{}
 	pg := parsePage(r, fields)
 	if err := fields.Err(); err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	to, kind := optional(r, "to"), optional(r, "kind")
 	rows, err := s.store.EmailList(r.Context(), db.EmailListParams{
 		ToAddress: to, Kind: kind, PageLimit: pg.Size, PageOffset: pg.offset(),
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	total, err := s.store.EmailCount(r.Context(), db.EmailCountParams{ToAddress: to, Kind: kind})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	out := make([]emailJSON, len(rows))
 	for i, e := range rows {
@@ -63,4 +60,5 @@ func (s *Server) listEmails(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"emails": out, "total": total, "page": pg.Number, "page_size": pg.Size,
 	})
+	return nil
 }

@@ -12,8 +12,9 @@ import (
 
 func debugStack() []byte { return debug.Stack() }
 
-func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	return nil
 }
 
 // outboxLag is the outbox's backlog as /readyz reports it.
@@ -26,7 +27,7 @@ type outboxLag struct {
 // within two seconds. It also reports the outbox's backlog (pending starts
 // and the age of the oldest), which is never a reason for 503: a backlog
 // drains once Temporal is back.
-func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	checks := map[string]string{"database": "ok", "temporal": "ok"}
@@ -54,9 +55,11 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		body["outbox"] = lag
 	}
 	writeJSON(w, status, body)
+	return nil
 }
 
-func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
+func (s *Server) openapi(w http.ResponseWriter, r *http.Request) error {
 	w.Header().Set("Content-Type", "application/yaml")
 	_, _ = w.Write(openAPISpec)
+	return nil
 }

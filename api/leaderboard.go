@@ -57,10 +57,9 @@ func ratio(num, den int64, decimals int) float64 {
 // leaderboard is GET /api/admin/leaderboard (superadmin). The ranking and
 // the statistics are computed concurrently under one 30 s deadline; a part
 // that fails is logged and answered with its default.
-func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
+func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if v := r.URL.Query().Get("reviewerId"); v != "" {
-		s.reviewerScores(w, r, v)
-		return
+		return s.reviewerScores(w, r, v)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), leaderboardTimeout)
 	defer cancel()
@@ -99,15 +98,15 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) {
 	}()
 	wg.Wait()
 	writeJSON(w, http.StatusOK, map[string]any{"leaderboard": entries, "statistics": stats})
+	return nil
 }
 
 // reviewerScores answers ?reviewerId=: one reviewer's average scores (zeros
 // for someone without reviews).
-func (s *Server) reviewerScores(w http.ResponseWriter, r *http.Request, raw string) {
+func (s *Server) reviewerScores(w http.ResponseWriter, r *http.Request, raw string) error {
 	id, err := uuid.Parse(raw)
 	if err != nil {
-		writeError(w, r, apperr.ValidationFailed(apperr.Fields{"reviewerId": "must be a UUID"}))
-		return
+		return apperr.ValidationFailed(apperr.Fields{"reviewerId": "must be a UUID"})
 	}
 	var out reviewerScoresJSON
 	st, err := s.reads.ReviewerStatsGet(r.Context(), id)
@@ -116,9 +115,9 @@ func (s *Server) reviewerScores(w http.ResponseWriter, r *http.Request, raw stri
 		n := int64(st.ReviewCount)
 		out = reviewerScoresJSON{TotalReviews: n, AvgResumeScore: ratio(st.ResumeSum, n, 2),
 			AvgLinksScore: ratio(st.LinksSum, n, 2), AvgQ1Score: ratio(st.Q1Sum, n, 2), AvgQ2Score: ratio(st.Q2Sum, n, 2)}
-	case !errors.Is(db.MapError(err), db.ErrNotFound): // no row: zeros
-		writeError(w, r, err)
-		return
+	case !errors.Is(err, db.ErrNotFound): // no row: zeros
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"reviewerScores": out})
+	return nil
 }

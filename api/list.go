@@ -7,7 +7,8 @@ import (
 	"hackdesk/apperr"
 )
 
-// page is the parsed ?page=&page_size= of a list request (DESIGN.md §4).
+// page is the parsed ?page=&page_size= of a list request. Every list
+// endpoint pages the same way (parsePage).
 type page struct {
 	Number int32
 	Size   int32

@@ -22,11 +22,10 @@ const (
 	Superadmin
 	VP
 	President
-	Webhook // public, but the handler verifies a signature
 )
 
 func (p Policy) String() string {
-	return [...]string{"missing", "public", "authenticated", "admin", "superadmin", "VP", "President", "webhook"}[p]
+	return [...]string{"missing", "public", "authenticated", "admin", "superadmin", "VP", "President"}[p]
 }
 
 // Principal is the signed-in caller, loaded fresh on every request so that
@@ -49,7 +48,7 @@ func (p *Principal) Allows(policy Policy) bool {
 		return true
 	}
 	switch policy {
-	case Public, Webhook, Authenticated:
+	case Public, Authenticated:
 		return true
 	case Admin:
 		return p.IsAdmin()
@@ -94,11 +93,11 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 				return
 			}
 			p, err := s.auth.Authenticate(r)
-			if err != nil && policy != Public && policy != Webhook {
+			if err != nil && policy != Public {
 				writeError(w, r, err)
 				return
 			}
-			if policy != Public && policy != Webhook {
+			if policy != Public {
 				if p == nil {
 					writeError(w, r, apperr.New(apperr.Unauthorized, "Unauthorized"))
 					return

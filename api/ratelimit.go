@@ -43,16 +43,15 @@ func newLimiter(l RateLimit) limiter {
 
 var errRateLimited = apperr.WithMessage(apperr.RateLimited, "Too many requests", "Try again later")
 
-// allow counts the request under every key and answers 429 with
-// Retry-After (set by httprate) when any key is over its limit.
-func allow(w http.ResponseWriter, r *http.Request, checks ...func() bool) bool {
+// allow counts the request under every key and returns the 429 error when
+// any key is over its limit (httprate has set Retry-After by then).
+func allow(checks ...func() bool) error {
 	for _, over := range checks {
 		if over() {
-			writeError(w, r, errRateLimited)
-			return false
+			return errRateLimited
 		}
 	}
-	return true
+	return nil
 }
 
 func (l limiter) over(w http.ResponseWriter, r *http.Request, key string) func() bool {

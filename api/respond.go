@@ -35,6 +35,26 @@ var statusOf = map[apperr.Code]int{
 	apperr.Internal:      http.StatusInternalServerError,
 }
 
+// handlerFunc is an endpoint. It writes its answer when it succeeds and
+// returns its error otherwise; ServeHTTP answers that error with writeError,
+// so no handler writes an error itself.
+type handlerFunc func(w http.ResponseWriter, r *http.Request) error
+
+func (h handlerFunc) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := h(w, r); err != nil {
+		writeError(w, r, err)
+	}
+}
+
+// plain adapts a handler that answers every request itself, errors
+// included.
+func plain(h http.HandlerFunc) handlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		h(w, r)
+		return nil
+	}
+}
+
 // writeJSON writes v as the JSON body with the given status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
@@ -44,6 +64,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // toAppError classifies err: an *apperr.Error passes through, the store's
 // errors become not found / conflict / invalid, anything else is internal.
+// The store's queries return its errors already; MapError here catches a
+// driver error that reached a handler some other way (the pool used
+// directly).
 func toAppError(err error) *apperr.Error {
 	if e, ok := apperr.As(err); ok {
 		return e

@@ -41,8 +41,11 @@ func decodeBody(t *testing.T, contentType, body string) (*httptest.ResponseRecor
 	}
 	w := httptest.NewRecorder()
 	var v sample
-	ok := decode(w, r, &v)
-	return w, v, ok
+	err := decode(w, r, &v)
+	if err != nil {
+		writeError(w, r, err)
+	}
+	return w, v, err == nil
 }
 
 func readBody(t *testing.T, w *httptest.ResponseRecorder) errorBody {

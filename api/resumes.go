@@ -73,16 +73,14 @@ func readResumePart(w http.ResponseWriter, r *http.Request) (filename string, da
 // updated, and a ResumeCleanup workflow is queued in the same transaction
 // (package outbox) for the object it replaces. If anything fails, the old
 // resume stays current.
-func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) {
+func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
 	filename, data, err := readResumePart(w, r)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	typ, err := resume.Detect(filename, data)
 	if err != nil {
-		writeError(w, r, errResumeType)
-		return
+		return errResumeType
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
@@ -108,10 +106,10 @@ func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) {
 		return err
 	})
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]string{"message": "Resume uploaded", "key": key})
+	return nil
 }
 
 type resumeJSON struct {
@@ -124,20 +122,18 @@ type resumeJSON struct {
 
 // getResume answers the caller's resume with a signed link. There is no
 // parameter naming another user: the owner is always the caller.
-func (s *Server) getResume(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getResume(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	a, err := s.store.ApplicationGetByProfile(ctx, principalFrom(ctx).ProfileID)
 	var out resumeJSON
 	switch {
-	case errors.Is(db.MapError(err), db.ErrNotFound):
+	case errors.Is(err, db.ErrNotFound):
 	case err != nil:
-		writeError(w, r, err)
-		return
+		return err
 	case a.ResumeKey != nil:
 		link, err := s.blob.PresignGet(ctx, *a.ResumeKey, *a.ResumeName, resumeLinkTTL)
 		if err != nil {
-			writeError(w, r, err)
-			return
+			return err
 		}
 		out.Resume = &struct {
 			Name string `json:"name"`
@@ -145,4 +141,5 @@ func (s *Server) getResume(w http.ResponseWriter, r *http.Request) {
 		out.URL, out.Key = &link, a.ResumeKey
 	}
 	writeJSON(w, http.StatusOK, out)
+	return nil
 }

@@ -25,11 +25,11 @@ type ReviewApplication struct {
 
 // ReviewView loads an application for reviewers: every field, a signed
 // resume link and the team with display names, in one query plus one
-// presign. It returns db.ErrNotFound (wrapped) for an unknown id.
+// presign. It returns db.ErrNotFound for an unknown id.
 func ReviewView(ctx context.Context, store *db.Store, blob *storage.Store, id uuid.UUID) (ReviewApplication, error) {
 	row, err := store.ApplicationReviewView(ctx, id)
 	if err != nil {
-		return ReviewApplication{}, db.MapError(err)
+		return ReviewApplication{}, err
 	}
 	return reviewViewOf(ctx, blob, row.Application, row.TeamMembersWithNames)
 }

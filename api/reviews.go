@@ -11,6 +11,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hackathon"
 )
 
 var (
@@ -22,23 +23,21 @@ var (
 
 // nextApplication is GET /api/applications/random: the application the
 // assignment rule gives the caller, in the reviewer view (one query).
-func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) {
+func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	row, err := s.store.ApplicationNextForReviewerView(ctx, principalFrom(ctx).ProfileID)
-	if errors.Is(db.MapError(err), db.ErrNotFound) {
-		writeError(w, r, errQueueEmpty)
-		return
+	if errors.Is(err, db.ErrNotFound) {
+		return errQueueEmpty
 	}
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	view, err := reviewViewOf(ctx, s.blob, row.Application, row.TeamMembersWithNames)
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"application": view})
+	return nil
 }
 
 // scoreRanges are the inclusive maxima of the four scores (minimum 0).
@@ -94,10 +93,10 @@ func toReviewJSON(r db.Review) reviewJSON {
 // returns the caller's new total; the trigger moves the counters in its
 // transaction. When nothing was inserted, a second look tells the client
 // why.
-func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
+func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 	var req reviewRequest
-	if !decode(w, r, &req) {
-		return
+	if err := decode(w, r, &req); err != nil {
+		return err
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
@@ -106,12 +105,11 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
 		ApplicationID: appID, ReviewerID: me, ResumeScore: *req.ResumeScore,
 		LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
 	})
-	if errors.Is(db.MapError(err), db.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		err = s.whyNotReviewed(ctx, appID, me)
 	}
 	if err != nil {
-		writeError(w, r, err)
-		return
+		return err
 	}
 	review := db.Review{ID: row.ID, ApplicationID: row.ApplicationID, ReviewerID: row.ReviewerID,
 		ResumeScore: row.ResumeScore, LinksScore: row.LinksScore, Q1Score: row.Q1Score, Q2Score: row.Q2Score,
@@ -119,13 +117,14 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"success": true, "message": "Review submitted", "review": toReviewJSON(review), "total_reviews": row.TotalReviews,
 	})
+	return nil
 }
 
 // whyNotReviewed explains a review that was not inserted.
 func (s *Server) whyNotReviewed(ctx context.Context, appID, me uuid.UUID) error {
 	app, err := s.store.ApplicationStatusOwner(ctx, appID)
 	switch {
-	case errors.Is(db.MapError(err), db.ErrNotFound), err == nil && app.Status != "submitted":
+	case errors.Is(err, db.ErrNotFound), err == nil && hackathon.Status(app.Status) != hackathon.StatusSubmitted:
 		return errReviewAppMissing
 	case err != nil:
 		return err

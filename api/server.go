@@ -55,12 +55,14 @@ type Server struct {
 	}
 }
 
-// route is one row of the policy table.
+// route is one row of the policy table. Its handler returns its error
+// rather than writing it (handlerFunc); an http.HandlerFunc, which answers
+// every request itself, is wrapped with plain.
 type route struct {
 	method  string
 	pattern string
 	policy  Policy
-	handler http.HandlerFunc
+	handler handlerFunc
 }
 
 // routes is the policy table: every endpoint, who may call it, and its
@@ -70,6 +72,8 @@ func (s *Server) routes() []route {
 		{"GET", "/healthz", Public, s.healthz},
 		{"GET", "/readyz", Public, s.readyz},
 		{"GET", "/api/openapi.yaml", Public, s.openapi},
+		{"GET", "/api/docs", Public, plain(s.apiDocs)},
+		{"GET", "/api/docs/*", Public, plain(s.apiDocs)},
 		{"POST", "/api/auth/signup", Public, s.signup},
 		{"POST", "/api/auth/confirm", Public, s.confirm},
 		{"POST", "/api/auth/login", Public, s.login},

@@ -11,7 +11,9 @@ import (
 	"hackdesk/db"
 )
 
-// Session lifetimes (DESIGN.md §4).
+// Session lifetimes: a session ends after a week without use or 30 days
+// after login, whichever comes first, or when it is revoked (logout,
+// password reset).
 const (
 	sessionIdle     = 7 * 24 * time.Hour
 	sessionAbsolute = 30 * 24 * time.Hour
@@ -58,7 +60,7 @@ func (a sessionAuth) Authenticate(r *http.Request) (*Principal, error) {
 	row, err := a.store.SessionPrincipal(ctx, db.SessionPrincipalParams{
 		TokenHash: auth.HashToken(tok), IdleSeconds: sessionIdle.Seconds(),
 	})
-	if errors.Is(db.MapError(err), db.ErrNotFound) {
+	if errors.Is(err, db.ErrNotFound) {
 		return nil, errBadSession
 	}
 	if err != nil {

@@ -41,8 +41,8 @@ type App struct {
 	stopDispatch context.CancelFunc
 	dispatched   chan struct{}
 	server       *http.Server
-	served chan error
-	ln     net.Listener
+	served       chan error
+	ln           net.Listener
 }
 
 // Open connects to the database, Temporal and the object store. mailOut is

@@ -55,7 +55,7 @@ func CreateUser(ctx context.Context, store *db.Store, email, name, password, rol
 	p, err := store.ProfileInsert(ctx, db.ProfileInsertParams{
 		Email: email, DisplayName: display, PasswordHash: hash, Role: role, EmailConfirmedAt: &now,
 	})
-	if errors.Is(db.MapError(err), db.ErrConflict) {
+	if errors.Is(err, db.ErrConflict) {
 		return p, fmt.Errorf("an account with email %s exists already", email)
 	}
 	return p, err
@@ -86,7 +86,7 @@ func GrantRole(ctx context.Context, store *db.Store, email string, g Grant) erro
 	}
 	return store.InTx(ctx, func(q *db.Queries) error {
 		p, err := q.ProfileGetByEmail(ctx, email)
-		if errors.Is(db.MapError(err), db.ErrNotFound) {
+		if errors.Is(err, db.ErrNotFound) {
 			return fmt.Errorf("no account with email %s", email)
 		}
 		if err != nil {

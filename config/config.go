@@ -30,11 +30,6 @@ type Config struct {
 	SMTPURL    string
 	SESRegion  string
 
-	GitHubToken  string
-	GitHubOrg    string
-	GitHubAPIURL string
-
-	WebhookSigningKey    string
 	ReceiptSenderDomains []string
 
 	LogFormat string // text or json
@@ -44,7 +39,8 @@ type Config struct {
 	ResumeCleanupGrace time.Duration
 }
 
-// Defaults returns a Config with every default of DESIGN.md §3 filled in.
+// Defaults returns a Config holding the default of every setting that has
+// one; the others stay empty.
 func Defaults() Config {
 	return Config{
 		TemporalAddress:    "127.0.0.1:7233",
@@ -84,10 +80,6 @@ func FromEnv() Config {
 	str("MAIL_FROM", &c.MailFrom)
 	str("SMTP_URL", &c.SMTPURL)
 	str("SES_REGION", &c.SESRegion)
-	str("GITHUB_TOKEN", &c.GitHubToken)
-	str("GITHUB_ORG", &c.GitHubOrg)
-	str("GITHUB_API_URL", &c.GitHubAPIURL)
-	str("WEBHOOK_SIGNING_KEY", &c.WebhookSigningKey)
 	str("LOG_FORMAT", &c.LogFormat)
 	if v := os.Getenv("RECEIPT_SENDER_DOMAINS"); v != "" {
 		for _, d := range strings.Split(v, ",") {

@@ -8,9 +8,138 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 )
+
+const adminApplicationCount = `-- name: AdminApplicationCount :one
+SELECT count(*) FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+WHERE ($1::text IS NULL OR a.status = $1::text)
+  AND ($2::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE $2::text
+       OR lower(p.display_name) LIKE $2::text)
+`
+
+type AdminApplicationCountParams struct {
+	Status  *string
+	Pattern *string
+}
+
+// The number of rows AdminApplicationList pages through.
+func (q *Queries) AdminApplicationCount(ctx context.Context, arg AdminApplicationCountParams) (int64, error) {
+	row := q.db.QueryRow(ctx, adminApplicationCount, arg.Status, arg.Pattern)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const adminApplicationList = `-- name: AdminApplicationList :many
+SELECT a.id,
+       p.display_name AS name,
+       coalesce(a.email, p.email)::text AS email,
+       a.university,
+       a.gender,
+       a.review_count,
+       a.status,
+       a.decision,
+       a.rsvp,
+       a.created_at,
+       a.submitted_at
+FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+WHERE ($1::text IS NULL OR a.status = $1::text)
+  AND ($2::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE $2::text
+       OR lower(p.display_name) LIKE $2::text)
+ORDER BY
+    CASE WHEN $3::text = 'name' AND $4::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
+    CASE WHEN $3::text = 'name' AND $4::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
+    CASE WHEN $3::text = 'email' AND $4::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
+    CASE WHEN $3::text = 'email' AND $4::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
+    CASE WHEN $3::text = 'university' AND $4::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
+    CASE WHEN $3::text = 'university' AND $4::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
+    CASE WHEN $3::text = 'gender' AND $4::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
+    CASE WHEN $3::text = 'gender' AND $4::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
+    CASE WHEN $3::text = 'reviews' AND $4::text = 'asc' THEN a.review_count END ASC,
+    CASE WHEN $3::text = 'reviews' AND $4::text = 'desc' THEN a.review_count END DESC,
+    CASE WHEN $3::text = 'created_at' AND $4::text = 'asc' THEN a.created_at END ASC,
+    CASE WHEN $3::text = 'created_at' AND $4::text = 'desc' THEN a.created_at END DESC,
+    CASE WHEN $4::text = 'asc' THEN a.id END ASC,
+    CASE WHEN $4::text = 'desc' THEN a.id END DESC
+LIMIT $6 OFFSET $5
+`
+
+type AdminApplicationListParams struct {
+	Status     *string
+	Pattern    *string
+	Sort       string
+	OrderDir   string
+	PageOffset int32
+	PageLimit  int32
+}
+
+type AdminApplicationListRow struct {
+	ID          uuid.UUID
+	Name        *string
+	Email       string
+	University  *string
+	Gender      *string
+	ReviewCount int32
+	Status      string
+	Decision    *string
+	Rsvp        *string
+	CreatedAt   time.Time
+	SubmittedAt *time.Time
+}
+
+// The admin applications table: one row per application with the
+// applicant's name, filtered by status and a case-insensitive substring of
+// the shown email or name (the caller passes an escaped, lowercased LIKE
+// pattern), sorted by one whitelisted column. Text columns sort
+// case-insensitively with empty values last in both directions; ties are
+// broken by id in the same direction, so pages are stable. Only one CASE
+// line is non-NULL for a given (sort, order_dir); the others are constant
+// and do not affect the order.
+func (q *Queries) AdminApplicationList(ctx context.Context, arg AdminApplicationListParams) ([]AdminApplicationListRow, error) {
+	rows, err := q.db.Query(ctx, adminApplicationList,
+		arg.Status,
+		arg.Pattern,
+		arg.Sort,
+		arg.OrderDir,
+		arg.PageOffset,
+		arg.PageLimit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []AdminApplicationListRow{}
+	for rows.Next() {
+		var i AdminApplicationListRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.Email,
+			&i.University,
+			&i.Gender,
+			&i.ReviewCount,
+			&i.Status,
+			&i.Decision,
+			&i.Rsvp,
+			&i.CreatedAt,
+			&i.SubmittedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
 
 const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
 SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at FROM applications WHERE profile_id = $1
@@ -165,6 +294,77 @@ func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.U
 	return i, err
 }
 
+const applicationNextForReviewerView = `-- name: ApplicationNextForReviewerView :one
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
+       application_team_names(a.team_members)::jsonb AS team_members_with_names
+FROM applications a
+WHERE a.id = (
+    SELECT n.id FROM applications n
+    WHERE n.status = 'submitted'
+      AND n.profile_id <> $1
+      AND NOT EXISTS (
+          SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)
+    ORDER BY n.review_count, n.id
+    LIMIT 1)
+`
+
+type ApplicationNextForReviewerViewRow struct {
+	Application          Application
+	TeamMembersWithNames json.RawMessage
+}
+
+// The assignment rule: submitted applications only, not the reviewer's own,
+// not one they reviewed; fewest reviews first, ties by id. The inner scan
+// follows applications_queue_idx and probes the (application_id,
+// reviewer_id) unique index per candidate, so it stops at the first fit.
+// The chosen row comes back in the reviewer view (team names included), so
+// the queue costs one round trip.
+func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, reviewerID uuid.UUID) (ApplicationNextForReviewerViewRow, error) {
+	row := q.db.QueryRow(ctx, applicationNextForReviewerView, reviewerID)
+	var i ApplicationNextForReviewerViewRow
+	err := row.Scan(
+		&i.Application.ID,
+		&i.Application.ProfileID,
+		&i.Application.Status,
+		&i.Application.Email,
+		&i.Application.Phone,
+		&i.Application.Discord,
+		&i.Application.TshirtSize,
+		&i.Application.DietaryRestrictions,
+		&i.Application.Age,
+		&i.Application.Country,
+		&i.Application.Gender,
+		&i.Application.Ethnicity,
+		&i.Application.University,
+		&i.Application.Program,
+		&i.Application.YearOfStudy,
+		&i.Application.ExperienceLevel,
+		&i.Application.HackathonsAttended,
+		&i.Application.GithubUrl,
+		&i.Application.LinkedinUrl,
+		&i.Application.WebsiteUrl,
+		&i.Application.ResumeKey,
+		&i.Application.ResumeName,
+		&i.Application.Q1Answer,
+		&i.Application.Q2Answer,
+		&i.Application.TeamMembers,
+		&i.Application.CocAgreed,
+		&i.Application.InfoShareAuthorized,
+		&i.Application.MarketingOptIn,
+		&i.Application.ReviewCount,
+		&i.Application.CreatedAt,
+		&i.Application.UpdatedAt,
+		&i.Application.SubmittedAt,
+		&i.Application.Decision,
+		&i.Application.DecidedAt,
+		&i.Application.RsvpDeadline,
+		&i.Application.Rsvp,
+		&i.Application.RsvpAt,
+		&i.TeamMembersWithNames,
+	)
+	return i, err
+}
+
 const applicationReviewView = `-- name: ApplicationReviewView :one
 SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
@@ -238,6 +438,22 @@ type ApplicationSetResumeParams struct {
 func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error {
 	_, err := q.db.Exec(ctx, applicationSetResume, arg.ResumeKey, arg.ResumeName, arg.ID)
 	return err
+}
+
+const applicationStatusOwner = `-- name: ApplicationStatusOwner :one
+SELECT status, profile_id FROM applications WHERE id = $1
+`
+
+type ApplicationStatusOwnerRow struct {
+	Status    string
+	ProfileID uuid.UUID
+}
+
+func (q *Queries) ApplicationStatusOwner(ctx context.Context, id uuid.UUID) (ApplicationStatusOwnerRow, error) {
+	row := q.db.QueryRow(ctx, applicationStatusOwner, id)
+	var i ApplicationStatusOwnerRow
+	err := row.Scan(&i.Status, &i.ProfileID)
+	return i, err
 }
 
 const applicationSubmit = `-- name: ApplicationSubmit :one
@@ -362,4 +578,358 @@ func (q *Queries) ApplicationUpdate(ctx context.Context, arg ApplicationUpdatePa
 		arg.ID,
 	)
 	return err
+}
+
+const decisionApply = `-- name: DecisionApply :execrows
+WITH prev AS (
+    SELECT id, decision FROM applications
+    WHERE id = ANY($3::uuid[]) AND status = 'submitted' AND rsvp IS NULL
+), changed AS (
+    UPDATE applications a
+    SET decision = $4::text, decided_at = now(), rsvp_deadline = $5::timestamptz,
+        updated_at = now()
+    FROM prev
+    WHERE a.id = prev.id
+    RETURNING a.id, prev.decision AS previous
+)
+INSERT INTO application_events (application_id, actor_id, kind, detail)
+SELECT id, $1::uuid, 'decision', $2::jsonb || jsonb_build_object('previous', previous)
+FROM changed
+ORDER BY id
+`
+
+type DecisionApplyParams struct {
+	ActorID      uuid.UUID
+	Detail       json.RawMessage
+	Ids          []uuid.UUID
+	Decision     string
+	RsvpDeadline *time.Time
+}
+
+// Sets the decision on rows already locked and checked, and appends one
+// 'decision' event per application; detail is completed with the previous
+// decision read from the same snapshot. The row guard repeats the rules.
+func (q *Queries) DecisionApply(ctx context.Context, arg DecisionApplyParams) (int64, error) {
+	result, err := q.db.Exec(ctx, decisionApply,
+		arg.ActorID,
+		arg.Detail,
+		arg.Ids,
+		arg.Decision,
+		arg.RsvpDeadline,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const decisionLockApplications = `-- name: DecisionLockApplications :many
+SELECT id, profile_id, status, decision, rsvp, now()::timestamptz AS db_now
+FROM applications
+WHERE id = ANY($1::uuid[])
+ORDER BY id
+FOR UPDATE
+`
+
+type DecisionLockApplicationsRow struct {
+	ID        uuid.UUID
+	ProfileID uuid.UUID
+	Status    string
+	Decision  *string
+	Rsvp      *string
+	DbNow     time.Time
+}
+
+// Locks the applications a decision batch names, in id order so that two
+// overlapping batches never deadlock. db_now is the transaction's clock,
+// against which the RSVP deadline is checked.
+func (q *Queries) DecisionLockApplications(ctx context.Context, ids []uuid.UUID) ([]DecisionLockApplicationsRow, error) {
+	rows, err := q.db.Query(ctx, decisionLockApplications, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []DecisionLockApplicationsRow{}
+	for rows.Next() {
+		var i DecisionLockApplicationsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.ProfileID,
+			&i.Status,
+			&i.Decision,
+			&i.Rsvp,
+			&i.DbNow,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const rsvpExpireOffers = `-- name: RsvpExpireOffers :many
+UPDATE applications
+SET rsvp = 'expired', rsvp_at = now(), updated_at = now()
+WHERE id = ANY($1::uuid[]) AND decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
+RETURNING id
+`
+
+// Expires the unanswered offers among ids whose deadline has passed.
+func (q *Queries) RsvpExpireOffers(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, rsvpExpireOffers, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const rsvpLockByProfile = `-- name: RsvpLockByProfile :one
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+FROM applications a
+WHERE a.profile_id = $1
+FOR UPDATE
+`
+
+type RsvpLockByProfileRow struct {
+	Application Application
+	Open        bool
+}
+
+// The caller's application for an RSVP, locked; open says whether the
+// deadline is still ahead by the database's clock.
+func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (RsvpLockByProfileRow, error) {
+	row := q.db.QueryRow(ctx, rsvpLockByProfile, profileID)
+	var i RsvpLockByProfileRow
+	err := row.Scan(
+		&i.Application.ID,
+		&i.Application.ProfileID,
+		&i.Application.Status,
+		&i.Application.Email,
+		&i.Application.Phone,
+		&i.Application.Discord,
+		&i.Application.TshirtSize,
+		&i.Application.DietaryRestrictions,
+		&i.Application.Age,
+		&i.Application.Country,
+		&i.Application.Gender,
+		&i.Application.Ethnicity,
+		&i.Application.University,
+		&i.Application.Program,
+		&i.Application.YearOfStudy,
+		&i.Application.ExperienceLevel,
+		&i.Application.HackathonsAttended,
+		&i.Application.GithubUrl,
+		&i.Application.LinkedinUrl,
+		&i.Application.WebsiteUrl,
+		&i.Application.ResumeKey,
+		&i.Application.ResumeName,
+		&i.Application.Q1Answer,
+		&i.Application.Q2Answer,
+		&i.Application.TeamMembers,
+		&i.Application.CocAgreed,
+		&i.Application.InfoShareAuthorized,
+		&i.Application.MarketingOptIn,
+		&i.Application.ReviewCount,
+		&i.Application.CreatedAt,
+		&i.Application.UpdatedAt,
+		&i.Application.SubmittedAt,
+		&i.Application.Decision,
+		&i.Application.DecidedAt,
+		&i.Application.RsvpDeadline,
+		&i.Application.Rsvp,
+		&i.Application.RsvpAt,
+		&i.Open,
+	)
+	return i, err
+}
+
+const rsvpOffer = `-- name: RsvpOffer :exec
+UPDATE applications
+SET decision = 'offer', decided_at = now(), rsvp_deadline = $1, updated_at = now()
+WHERE id = $2
+`
+
+type RsvpOfferParams struct {
+	RsvpDeadline *time.Time
+	ID           uuid.UUID
+}
+
+func (q *Queries) RsvpOffer(ctx context.Context, arg RsvpOfferParams) error {
+	_, err := q.db.Exec(ctx, rsvpOffer, arg.RsvpDeadline, arg.ID)
+	return err
+}
+
+const rsvpOfferRecipients = `-- name: RsvpOfferRecipients :many
+SELECT a.id, p.email, coalesce(p.display_name, p.email)::text AS name, a.rsvp_deadline
+FROM applications a JOIN profiles p ON p.id = a.profile_id
+WHERE a.id = ANY($1::uuid[]) AND a.decision = 'offer' AND a.rsvp IS NULL
+ORDER BY a.id
+`
+
+type RsvpOfferRecipientsRow struct {
+	ID           uuid.UUID
+	Email        string
+	Name         string
+	RsvpDeadline *time.Time
+}
+
+// Of the given applications, those holding an unanswered offer.
+func (q *Queries) RsvpOfferRecipients(ctx context.Context, ids []uuid.UUID) ([]RsvpOfferRecipientsRow, error) {
+	rows, err := q.db.Query(ctx, rsvpOfferRecipients, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RsvpOfferRecipientsRow{}
+	for rows.Next() {
+		var i RsvpOfferRecipientsRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Email,
+			&i.Name,
+			&i.RsvpDeadline,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const rsvpSet = `-- name: RsvpSet :one
+UPDATE applications SET rsvp = $1::text, rsvp_at = now(), updated_at = now()
+WHERE id = $2 AND decision = 'offer' AND now() < rsvp_deadline
+  AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at
+`
+
+type RsvpSetParams struct {
+	Rsvp string
+	ID   uuid.UUID
+}
+
+func (q *Queries) RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, error) {
+	row := q.db.QueryRow(ctx, rsvpSet, arg.Rsvp, arg.ID)
+	var i Application
+	err := row.Scan(
+		&i.ID,
+		&i.ProfileID,
+		&i.Status,
+		&i.Email,
+		&i.Phone,
+		&i.Discord,
+		&i.TshirtSize,
+		&i.DietaryRestrictions,
+		&i.Age,
+		&i.Country,
+		&i.Gender,
+		&i.Ethnicity,
+		&i.University,
+		&i.Program,
+		&i.YearOfStudy,
+		&i.ExperienceLevel,
+		&i.HackathonsAttended,
+		&i.GithubUrl,
+		&i.LinkedinUrl,
+		&i.WebsiteUrl,
+		&i.ResumeKey,
+		&i.ResumeName,
+		&i.Q1Answer,
+		&i.Q2Answer,
+		&i.TeamMembers,
+		&i.CocAgreed,
+		&i.InfoShareAuthorized,
+		&i.MarketingOptIn,
+		&i.ReviewCount,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
+	)
+	return i, err
+}
+
+const rsvpUnansweredOffers = `-- name: RsvpUnansweredOffers :many
+SELECT a.id, p.email, coalesce(p.display_name, p.email)::text AS name
+FROM applications a JOIN profiles p ON p.id = a.profile_id
+WHERE a.decision = 'offer' AND a.rsvp IS NULL AND a.rsvp_deadline = $1
+ORDER BY a.id
+`
+
+type RsvpUnansweredOffersRow struct {
+	ID    uuid.UUID
+	Email string
+	Name  string
+}
+
+// Offers of one deadline still waiting for an answer, with the applicant.
+func (q *Queries) RsvpUnansweredOffers(ctx context.Context, deadline *time.Time) ([]RsvpUnansweredOffersRow, error) {
+	rows, err := q.db.Query(ctx, rsvpUnansweredOffers, deadline)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []RsvpUnansweredOffersRow{}
+	for rows.Next() {
+		var i RsvpUnansweredOffersRow
+		if err := rows.Scan(&i.ID, &i.Email, &i.Name); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const rsvpWaitlistHead = `-- name: RsvpWaitlistHead :many
+SELECT a.id FROM applications a
+WHERE a.decision = 'waitlist' AND a.status = 'submitted'
+ORDER BY a.decided_at, a.id
+LIMIT $1
+FOR UPDATE SKIP LOCKED
+`
+
+// The first n waitlisted applications, in the order they were waitlisted.
+func (q *Queries) RsvpWaitlistHead(ctx context.Context, n int32) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, rsvpWaitlistHead, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

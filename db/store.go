@@ -37,10 +37,15 @@ func (e *ConstraintError) Unwrap() error        { return e.err }
 
 // MapError translates pgx errors into the store's errors: no rows becomes
 // ErrNotFound, a unique or exclusion violation ErrConflict, and a check,
-// not-null or foreign-key violation ErrInvalid. Other errors pass through.
+// not-null or foreign-key violation ErrInvalid. Other errors, and errors
+// already translated, pass through.
+//
+// Every query of a Store passes its errors through MapError (see mapped),
+// so callers test the store's errors with errors.Is and never call this;
+// it stays exported for code that reaches the pool directly.
 func MapError(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || errors.Is(err, ErrNotFound) || errors.Is(err, ErrConflict) || errors.Is(err, ErrInvalid) {
+		return err
 	}
 	if errors.Is(err, pgx.ErrNoRows) {
 		return fmt.Errorf("%w: %w", ErrNotFound, err)
@@ -57,7 +62,39 @@ func MapError(err error) error {
 	return err
 }
 
+// mapped is the connection every Queries of a Store runs on: it passes the
+// errors of Exec, Query (and of the rows' Scan and Err) and QueryRow's Scan
+// through MapError, so that no driver error leaves the package.
+type mapped struct{ db DBTX }
+
+func (m mapped) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	tag, err := m.db.Exec(ctx, sql, args...)
+	return tag, MapError(err)
+}
+
+func (m mapped) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	rows, err := m.db.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, MapError(err)
+	}
+	return mappedRows{rows}, nil
+}
+
+func (m mapped) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return mappedRow{m.db.QueryRow(ctx, sql, args...)}
+}
+
+type mappedRows struct{ pgx.Rows }
+
+func (r mappedRows) Scan(dest ...any) error { return MapError(r.Rows.Scan(dest...)) }
+func (r mappedRows) Err() error             { return MapError(r.Rows.Err()) }
+
+type mappedRow struct{ row pgx.Row }
+
+func (r mappedRow) Scan(dest ...any) error { return MapError(r.row.Scan(dest...)) }
+
 // Store is the generated queries over a connection pool, plus transactions.
+// Every error its queries return has been through MapError.
 type Store struct {
 	*Queries
 	pool *pgxpool.Pool
@@ -88,14 +125,12 @@ func Open(ctx context.Context, url string) (*Store, error) {
 
 // NewStore wraps an existing pool.
 func NewStore(pool *pgxpool.Pool) *Store {
-	return &Store{Queries: New(pool), pool: pool}
+	return &Store{Queries: New(mapped{pool}), pool: pool}
 }
 
 // Pool returns the underlying pool (for COPY, benchmarks and migrations).
+// Errors of queries run on it directly are the driver's, not mapped.
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
-
-// Ping checks that the database answers.
-func (s *Store) Ping(ctx context.Context) error { return s.pool.Ping(ctx) }
 
 // Close closes the pool.
 func (s *Store) Close() { s.pool.Close() }
@@ -104,13 +139,27 @@ func (s *Store) Close() { s.pool.Close() }
 // nil and rolls back otherwise (or when fn panics). The returned error has
 // been through MapError.
 func (s *Store) InTx(ctx context.Context, fn func(q *Queries) error) error {
-	tx, err := s.pool.Begin(ctx)
+	return s.inTx(ctx, pgx.TxOptions{}, true, fn)
+}
+
+// InSnapshot runs fn inside a read-only, repeatable-read transaction, so
+// that every query of fn reads the same snapshot; the transaction is rolled
+// back afterwards. The returned error has been through MapError.
+func (s *Store) InSnapshot(ctx context.Context, fn func(q *Queries) error) error {
+	return s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, false, fn)
+}
+
+func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, commit bool, fn func(q *Queries) error) error {
+	tx, err := s.pool.BeginTx(ctx, opts)
 	if err != nil {
 		return MapError(err)
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after commit
-	if err := fn(s.Queries.WithTx(tx)); err != nil {
+	if err := fn(New(mapped{tx})); err != nil {
 		return MapError(err)
+	}
+	if !commit {
+		return nil
 	}
 	return MapError(tx.Commit(ctx))
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"hackdesk/db"
 	"hackdesk/testenv"
 )
@@ -83,6 +85,56 @@ func TestInTx(t *testing.T) {
 			t.Fatalf("check violation: err = %v, want ErrInvalid on emails_kind_check", err)
 		}
 	})
+}
+
+// Queries outside a transaction return the store's errors, not the
+// driver's: no caller needs MapError.
+func TestQueriesMapErrors(t *testing.T) {
+	ctx := context.Background()
+	s := testenv.Store(t)
+
+	t.Run("NoRowsIsNotFound", func(t *testing.T) {
+		_, err := s.EmailGetByKey(ctx, "missing")
+		if !errors.Is(err, db.ErrNotFound) {
+			t.Fatalf("err = %v, want ErrNotFound", err)
+		}
+	})
+
+	t.Run("UniqueViolationIsConflict", func(t *testing.T) {
+		p := db.ProfileInsertParams{Email: "ada@example.com", PasswordHash: "$argon2id$x", Role: "member"}
+		if _, err := s.ProfileInsert(ctx, p); err != nil {
+			t.Fatal(err)
+		}
+		p.Email = "ADA@example.com"
+		_, err := s.ProfileInsert(ctx, p)
+		var ce *db.ConstraintError
+		if !errors.Is(err, db.ErrConflict) || !errors.As(err, &ce) || ce.Constraint != "profiles_email_key" {
+			t.Fatalf("err = %v, want ErrConflict on profiles_email_key", err)
+		}
+	})
+
+	t.Run("ExecForeignKeyIsInvalid", func(t *testing.T) {
+		err := s.ApplicationEventInsert(ctx, db.ApplicationEventInsertParams{
+			ApplicationID: uuid.New(), Kind: "rsvp", Detail: []byte(`{}`)})
+		if !errors.Is(err, db.ErrInvalid) {
+			t.Fatalf("err = %v, want ErrInvalid", err)
+		}
+	})
+}
+
+func TestInSnapshot(t *testing.T) {
+	ctx := context.Background()
+	s := testenv.Store(t)
+	err := s.InSnapshot(ctx, func(q *db.Queries) error {
+		_, err := insertEmail(ctx, q, "snapshot")
+		return err
+	})
+	if err == nil {
+		t.Fatal("a write succeeded in a read-only snapshot")
+	}
+	if _, err := s.EmailGetByKey(ctx, "snapshot"); !errors.Is(err, db.ErrNotFound) {
+		t.Fatalf("row written in a snapshot: err = %v", err)
+	}
 }
 
 func TestEmailInsertIdempotent(t *testing.T) {

@@ -29,6 +29,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"hackdesk/auth"
+	"hackdesk/hackathon"
 )
 
 // DefaultPassword is every seeded account's password unless Options.Password
@@ -445,7 +446,7 @@ func (p *plan) applicationRow() func(i int) []any {
 		handle := lfirst + llast + strconv.Itoa(r.IntN(1000))
 		resumeName := first + "_" + last + "_Resume.pdf"
 		return []any{
-			a.applicationID, a.profileID, "submitted", p.applicantEmail(i),
+			a.applicationID, a.profileID, string(hackathon.StatusSubmitted), p.applicantEmail(i),
 			c.phone(r),
 			discordName(r, lfirst, llast),
 			tshirtSizes[pickWeighted(r, tshirtWeights)],

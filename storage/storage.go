@@ -18,9 +18,6 @@ import (
 	"hackdesk/config"
 )
 
-// ErrNotFound is returned for a key that holds no object.
-var ErrNotFound = errors.New("object not found")
-
 // Store is one bucket.
 type Store struct {
 	client  *s3.Client
@@ -46,8 +43,6 @@ func New(cfg config.Config) *Store {
 	return &Store{client: client, presign: ps, bucket: cfg.S3Bucket}
 }
 
-// Bucket returns the bucket name.
-func (s *Store) Bucket() string { return s.bucket }
 
 // EnsureBucket creates the bucket unless it exists already.
 func (s *Store) EnsureBucket(ctx context.Context) error {
@@ -64,12 +59,6 @@ func (s *Store) EnsureBucket(ctx context.Context) error {
 	return nil
 }
 
-// Ping checks that the bucket answers.
-func (s *Store) Ping(ctx context.Context) error {
-	_, err := s.client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &s.bucket})
-	return err
-}
-
 // Put stores body under key.
 func (s *Store) Put(ctx context.Context, key, contentType string, body io.Reader, size int64) error {
 	_, err := s.client.PutObject(ctx, &s3.PutObjectInput{
@@ -80,18 +69,6 @@ func (s *Store) Put(ctx context.Context, key, contentType string, body io.Reader
 		ContentType:   aws.String(contentType),
 	})
 	return err
-}
-
-// Get opens the object at key; the caller closes it.
-func (s *Store) Get(ctx context.Context, key string) (io.ReadCloser, error) {
-	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key})
-	if isNotFound(err) {
-		return nil, ErrNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
-	return out.Body, nil
 }
 
 // Exists reports whether key holds an object.

@@ -27,6 +27,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/devstack"
+	"hackdesk/mail"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
@@ -459,7 +460,7 @@ func (b *bench) workflows(ctx context.Context) (float64, error) {
 				if err == nil {
 					err = run.Get(ctx, &res)
 				}
-				if err != nil || res.Status != "sent" {
+				if err != nil || res.Status != string(mail.StatusSent) {
 					failed.Add(1)
 					continue
 				}

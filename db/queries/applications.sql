@@ -38,3 +38,155 @@ SELECT sqlc.embed(a),
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = $1;
+
+-- name: ApplicationNextForReviewerView :one
+-- The assignment rule: submitted applications only, not the reviewer's own,
+-- not one they reviewed; fewest reviews first, ties by id. The inner scan
+-- follows applications_queue_idx and probes the (application_id,
+-- reviewer_id) unique index per candidate, so it stops at the first fit.
+-- The chosen row comes back in the reviewer view (team names included), so
+-- the queue costs one round trip.
+SELECT sqlc.embed(a),
+       application_team_names(a.team_members)::jsonb AS team_members_with_names
+FROM applications a
+WHERE a.id = (
+    SELECT n.id FROM applications n
+    WHERE n.status = 'submitted'
+      AND n.profile_id <> @reviewer_id
+      AND NOT EXISTS (
+          SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
+    ORDER BY n.review_count, n.id
+    LIMIT 1);
+
+-- name: ApplicationStatusOwner :one
+SELECT status, profile_id FROM applications WHERE id = $1;
+
+-- name: AdminApplicationList :many
+-- The admin applications table: one row per application with the
+-- applicant's name, filtered by status and a case-insensitive substring of
+-- the shown email or name (the caller passes an escaped, lowercased LIKE
+-- pattern), sorted by one whitelisted column. Text columns sort
+-- case-insensitively with empty values last in both directions; ties are
+-- broken by id in the same direction, so pages are stable. Only one CASE
+-- line is non-NULL for a given (sort, order_dir); the others are constant
+-- and do not affect the order.
+SELECT a.id,
+       p.display_name AS name,
+       coalesce(a.email, p.email)::text AS email,
+       a.university,
+       a.gender,
+       a.review_count,
+       a.status,
+       a.decision,
+       a.rsvp,
+       a.created_at,
+       a.submitted_at
+FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+WHERE (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
+  AND (sqlc.narg('pattern')::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
+       OR lower(p.display_name) LIKE sqlc.narg('pattern')::text)
+ORDER BY
+    CASE WHEN @sort::text = 'name' AND @order_dir::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
+    CASE WHEN @sort::text = 'name' AND @order_dir::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
+    CASE WHEN @sort::text = 'email' AND @order_dir::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
+    CASE WHEN @sort::text = 'email' AND @order_dir::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
+    CASE WHEN @sort::text = 'university' AND @order_dir::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
+    CASE WHEN @sort::text = 'university' AND @order_dir::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
+    CASE WHEN @sort::text = 'gender' AND @order_dir::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
+    CASE WHEN @sort::text = 'gender' AND @order_dir::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
+    CASE WHEN @sort::text = 'reviews' AND @order_dir::text = 'asc' THEN a.review_count END ASC,
+    CASE WHEN @sort::text = 'reviews' AND @order_dir::text = 'desc' THEN a.review_count END DESC,
+    CASE WHEN @sort::text = 'created_at' AND @order_dir::text = 'asc' THEN a.created_at END ASC,
+    CASE WHEN @sort::text = 'created_at' AND @order_dir::text = 'desc' THEN a.created_at END DESC,
+    CASE WHEN @order_dir::text = 'asc' THEN a.id END ASC,
+    CASE WHEN @order_dir::text = 'desc' THEN a.id END DESC
+LIMIT @page_limit OFFSET @page_offset;
+
+-- name: AdminApplicationCount :one
+-- The number of rows AdminApplicationList pages through.
+SELECT count(*) FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+WHERE (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
+  AND (sqlc.narg('pattern')::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
+       OR lower(p.display_name) LIKE sqlc.narg('pattern')::text);
+
+-- name: DecisionLockApplications :many
+-- Locks the applications a decision batch names, in id order so that two
+-- overlapping batches never deadlock. db_now is the transaction's clock,
+-- against which the RSVP deadline is checked.
+SELECT id, profile_id, status, decision, rsvp, now()::timestamptz AS db_now
+FROM applications
+WHERE id = ANY(@ids::uuid[])
+ORDER BY id
+FOR UPDATE;
+
+-- name: DecisionApply :execrows
+-- Sets the decision on rows already locked and checked, and appends one
+-- 'decision' event per application; detail is completed with the previous
+-- decision read from the same snapshot. The row guard repeats the rules.
+WITH prev AS (
+    SELECT id, decision FROM applications
+    WHERE id = ANY(@ids::uuid[]) AND status = 'submitted' AND rsvp IS NULL
+), changed AS (
+    UPDATE applications a
+    SET decision = @decision::text, decided_at = now(), rsvp_deadline = sqlc.narg(rsvp_deadline)::timestamptz,
+        updated_at = now()
+    FROM prev
+    WHERE a.id = prev.id
+    RETURNING a.id, prev.decision AS previous
+)
+INSERT INTO application_events (application_id, actor_id, kind, detail)
+SELECT id, @actor_id::uuid, 'decision', @detail::jsonb || jsonb_build_object('previous', previous)
+FROM changed
+ORDER BY id;
+
+-- name: RsvpLockByProfile :one
+-- The caller's application for an RSVP, locked; open says whether the
+-- deadline is still ahead by the database's clock.
+SELECT sqlc.embed(a), (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+FROM applications a
+WHERE a.profile_id = $1
+FOR UPDATE;
+
+-- name: RsvpSet :one
+UPDATE applications SET rsvp = @rsvp::text, rsvp_at = now(), updated_at = now()
+WHERE id = @id AND decision = 'offer' AND now() < rsvp_deadline
+  AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
+RETURNING *;
+
+-- name: RsvpUnansweredOffers :many
+-- Offers of one deadline still waiting for an answer, with the applicant.
+SELECT a.id, p.email, coalesce(p.display_name, p.email)::text AS name
+FROM applications a JOIN profiles p ON p.id = a.profile_id
+WHERE a.decision = 'offer' AND a.rsvp IS NULL AND a.rsvp_deadline = @deadline
+ORDER BY a.id;
+
+-- name: RsvpExpireOffers :many
+-- Expires the unanswered offers among ids whose deadline has passed.
+UPDATE applications
+SET rsvp = 'expired', rsvp_at = now(), updated_at = now()
+WHERE id = ANY(@ids::uuid[]) AND decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
+RETURNING id;
+
+-- name: RsvpWaitlistHead :many
+-- The first n waitlisted applications, in the order they were waitlisted.
+SELECT a.id FROM applications a
+WHERE a.decision = 'waitlist' AND a.status = 'submitted'
+ORDER BY a.decided_at, a.id
+LIMIT @n
+FOR UPDATE SKIP LOCKED;
+
+-- name: RsvpOffer :exec
+UPDATE applications
+SET decision = 'offer', decided_at = now(), rsvp_deadline = @rsvp_deadline, updated_at = now()
+WHERE id = @id;
+
+-- name: RsvpOfferRecipients :many
+-- Of the given applications, those holding an unanswered offer.
+SELECT a.id, p.email, coalesce(p.display_name, p.email)::text AS name, a.rsvp_deadline
+FROM applications a JOIN profiles p ON p.id = a.profile_id
+WHERE a.id = ANY(@ids::uuid[]) AND a.decision = 'offer' AND a.rsvp IS NULL
+ORDER BY a.id;

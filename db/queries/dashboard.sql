@@ -1,3 +1,10 @@
+-- The admin dashboard's report (GET /api/admin/dashboard). Every other
+-- query file is named for the table its queries write or mainly read; this
+-- one is named for the report: read-only queries that belong together.
+-- (The lone semicolon below ends this header, so that sqlc does not take it
+-- for the first query's doc comment.)
+;
+
 -- name: DashboardCounts :one
 -- Every application falls in exactly one breakdown bucket. An offer past its
 -- deadline without an answer counts as expired even before the RsvpDeadline
