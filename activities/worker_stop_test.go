@@ -2,14 +2,11 @@ package activities_test
 
 import (
 	"context"
-	"log/slog"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	"go.temporal.io/sdk/client"
-	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"hackdesk/activities"
@@ -40,12 +37,7 @@ func (s *slowSender) Send(ctx context.Context, m mail.Message) (string, error) {
 func TestWorkerStoppedDuringDelivery(t *testing.T) {
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
-	tc, err := client.Dial(client.Options{HostPort: cfg.TemporalAddress,
-		Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tc.Close()
+	tc := testenv.Temporal(t, cfg)
 	ctx := context.Background()
 	const key = "stop-test"
 	if _, err := mail.Record(ctx, store.Queries, key, "notice", "ada@example.com",

@@ -36,12 +36,7 @@ func setup(t *testing.T) fixture {
 	t.Helper()
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
-	tc, err := client.Dial(client.Options{HostPort: cfg.TemporalAddress,
-		Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(tc.Close)
+	tc := testenv.Temporal(t, cfg)
 	return fixture{store: store, tc: tc, queue: cfg.TaskQueue, addr: cfg.TemporalAddress}
 }
 

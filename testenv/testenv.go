@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
 
 	"hackdesk/app"
 	"hackdesk/config"
@@ -242,4 +244,16 @@ func randomHex(n int) string {
 		panic(errors.New("testenv: no randomness"))
 	}
 	return hex.EncodeToString(b)
+}
+
+// Temporal dials the shared Temporal server for t (closed when t ends).
+func Temporal(t testing.TB, cfg config.Config) client.Client {
+	t.Helper()
+	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
+		Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+	if err != nil {
+		t.Fatalf("testenv: dial Temporal: %v", err)
+	}
+	t.Cleanup(c.Close)
+	return c
 }
