@@ -43,7 +43,6 @@ func New(cfg config.Config) *Store {
 	return &Store{client: client, presign: ps, bucket: cfg.S3Bucket}
 }
 
-
 // EnsureBucket creates the bucket unless it exists already.
 func (s *Store) EnsureBucket(ctx context.Context) error {
 	_, err := s.client.HeadBucket(ctx, &s3.HeadBucketInput{Bucket: &s.bucket})
