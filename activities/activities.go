@@ -17,6 +17,11 @@ type EmailActivities struct {
 	Store    *db.Store
 	Mailer   mail.Sender
 	MailFrom string
+	// KeepSecretBodies keeps the bodies of secret-bearing emails (links
+	// with one-time tokens) in the audit trail after delivery. Only the
+	// local stack sets it (config.Config.MailCatcher); everywhere else they
+	// are replaced by mail.RedactedText once sent or given up.
+	KeepSecretBodies bool
 }
 
 // RsvpActivities announce, remind and expire hackathon offers.

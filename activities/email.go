@@ -117,7 +117,7 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 			}
 			done = &DeliverEmailResult{Status: string(mail.StatusFailed)}
 			reason := "an earlier attempt was interrupted during delivery; not resent to avoid a duplicate"
-			return q.EmailMarkFailed(ctx, db.EmailMarkFailedParams{ID: e.ID, LastError: &reason})
+			return q.EmailMarkFailed(ctx, a.markFailed(e.ID, reason))
 		}
 		id = e.ID
 		msg = mail.Message{Key: e.IdempotencyKey, From: a.MailFrom, To: e.ToAddress,
@@ -146,7 +146,7 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 	if sendErr != nil {
 		reason := sendErr.Error()
 		if mail.IsPermanent(sendErr) {
-			if err := a.Store.EmailMarkFailed(ctx, db.EmailMarkFailedParams{ID: id, LastError: &reason}); err != nil {
+			if err := a.Store.EmailMarkFailed(ctx, a.markFailed(id, reason)); err != nil {
 				return DeliverEmailResult{}, err
 			}
 			return DeliverEmailResult{Status: string(mail.StatusFailed)}, temporal.NewNonRetryableApplicationError("email rejected", ErrTypeDeliveryFailed, sendErr)
@@ -156,8 +156,16 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 		}
 		return DeliverEmailResult{}, fmt.Errorf("send email: %w", sendErr)
 	}
-	if err := a.Store.EmailMarkSent(ctx, db.EmailMarkSentParams{ID: id, ProviderID: &providerID}); err != nil {
+	if err := a.Store.EmailMarkSent(ctx, db.EmailMarkSentParams{ID: id, ProviderID: &providerID,
+		Redact: !a.KeepSecretBodies, RedactedText: mail.RedactedText, RedactedHtml: mail.RedactedHTML}); err != nil {
 		return DeliverEmailResult{}, err
 	}
 	return DeliverEmailResult{Status: string(mail.StatusSent), ProviderID: providerID}, nil
+}
+
+// markFailed gives up on an email. Failing is final, so a secret-bearing
+// body is redacted as it would be once sent.
+func (a *EmailActivities) markFailed(id uuid.UUID, reason string) db.EmailMarkFailedParams {
+	return db.EmailMarkFailedParams{ID: id, LastError: &reason,
+		Redact: !a.KeepSecretBodies, RedactedText: mail.RedactedText, RedactedHtml: mail.RedactedHTML}
 }

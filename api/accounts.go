@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/mail"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -92,50 +93,83 @@ func (r *signupRequest) Validate() apperr.Fields {
 	if r.Email, why = normalizeEmail(r.Email); why != "" {
 		f.Add("email", why)
 	}
-	if why = auth.CheckPassword(r.Password); why != "" {
-		f.Add("password", why)
-	}
 	if r.DisplayName, why = checkDisplayName(r.DisplayName); why != "" {
 		f.Add("display_name", why)
+	}
+	if why = auth.CheckNewPassword(r.Password, r.Email, r.DisplayName); why != "" {
+		f.Add("password", why)
 	}
 	return f
 }
 
-var errEmailTaken = apperr.New(apperr.Conflict, "Email already registered")
+// signupMessage is the one answer to a sign-up, whether or not the email
+// had an account.
+const signupMessage = "Check your inbox: we sent a link to confirm your email address (valid 24 hours)."
 
-// signup creates an unconfirmed account and mails a confirmation link.
+var errBusy = apperr.WithMessage(apperr.Unavailable, "Service unavailable",
+	"The server is busy; try again in a few seconds")
+
+// hashErr turns auth.ErrBusy (no password-hashing slot freed up in time)
+// into 503 with Retry-After.
+func hashErr(w http.ResponseWriter, err error) error {
+	if errors.Is(err, auth.ErrBusy) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(auth.SlotWait.Seconds())))
+		return errBusy
+	}
+	return err
+}
+
+// signup creates an unconfirmed account and mails a confirmation link. An
+// email that has an account already gets the same answer, and its owner an
+// email saying so (with sign-in and reset links, no token), so the answer
+// does not tell whether an address is registered. The password is hashed
+// either way, so the time taken does not tell either.
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
+	if err := allow(s.limits.signupIP.over(w, r, clientIP(r))); err != nil {
+		return err
+	}
 	var req signupRequest
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(req.Password, auth.DefaultParams)
-	if err != nil {
-		return err
-	}
 	ctx := r.Context()
-	var user userJSON
+	hash, err := auth.HashPassword(ctx, req.Password, auth.DefaultParams)
+	if err != nil {
+		return hashErr(w, err)
+	}
 	err = s.store.InTx(ctx, func(q *db.Queries) error {
-		p, err := q.ProfileInsert(ctx, db.ProfileInsertParams{
-			Email: req.Email, DisplayName: &req.DisplayName, PasswordHash: hash, Role: "member",
+		p, err := q.ProfileInsertNew(ctx, db.ProfileInsertNewParams{
+			Email: req.Email, DisplayName: &req.DisplayName, PasswordHash: hash,
 		})
+		if errors.Is(err, db.ErrNotFound) {
+			return s.mailAccountExists(ctx, q, req.Email)
+		}
 		if err != nil {
-			if errors.Is(err, db.ErrConflict) {
-				return errEmailTaken
-			}
 			return err
 		}
-		if err := s.mailToken(ctx, q, p, "confirm", confirmTokenTTL, "/auth/confirm"); err != nil {
-			return err
-		}
-		user, err = s.loadUser(ctx, q, p.ID)
-		return err
+		return s.mailToken(ctx, q, p, "confirm", confirmTokenTTL, "/auth/confirm")
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"user": user})
+	writeJSON(w, http.StatusCreated, map[string]any{"success": true, "message": signupMessage})
 	return nil
+}
+
+// mailAccountExists tells the owner of email that someone tried to sign up
+// with it, inside the caller's transaction.
+func (s *Server) mailAccountExists(ctx context.Context, q *db.Queries, email string) error {
+	p, err := q.ProfileGetByEmail(ctx, email)
+	if err != nil {
+		return err
+	}
+	name := p.Email
+	if p.DisplayName != nil {
+		name = *p.DisplayName
+	}
+	base := strings.TrimRight(s.cfg.PublicURL, "/")
+	return sendEmail(ctx, q, "account_exists:"+uuid.NewString(), "account_exists", p.Email,
+		map[string]string{"name": name, "login": base + "/login", "reset": base + "/forgot-password"})
 }
 
 // mailToken issues a one-time token of the given purpose (retiring older
@@ -238,25 +272,30 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
+	failures := emailIPKey(req.Email, r)
 	if err := allow(
 		s.limits.loginIP.over(w, r, clientIP(r)),
-		s.limits.loginEmail.over(w, r, emailKey(req.Email))); err != nil {
+		s.limits.loginFailures.full(w, failures)); err != nil {
 		return err
 	}
 	ctx := r.Context()
 	p, err := s.store.ProfileGetByEmail(ctx, strings.TrimSpace(req.Email))
 	if errors.Is(err, db.ErrNotFound) {
-		auth.SpendVerifyTime(req.Password)
+		if err := auth.SpendVerifyTime(ctx, req.Password); err != nil {
+			return hashErr(w, err)
+		}
+		s.limits.loginFailures.fail(r, failures)
 		return errBadCredentials
 	}
 	if err != nil {
 		return err
 	}
-	ok, err := auth.VerifyPassword(req.Password, p.PasswordHash)
+	ok, err := auth.VerifyPassword(ctx, req.Password, p.PasswordHash)
 	if err != nil {
-		return err
+		return hashErr(w, err)
 	}
 	if !ok {
+		s.limits.loginFailures.fail(r, failures)
 		return errBadCredentials
 	}
 	if p.EmailConfirmedAt == nil {
@@ -319,7 +358,10 @@ func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
-		p, err := q.ProfileGetByEmail(ctx, strings.TrimSpace(req.Email))
+		// The row lock makes concurrent requests for one account take
+		// turns, so each retires the token the one before it issued and
+		// exactly one link stays live.
+		p, err := q.ProfileLockByEmail(ctx, strings.TrimSpace(req.Email))
 		if errors.Is(err, db.ErrNotFound) {
 			return nil
 		}
@@ -358,16 +400,40 @@ func (r *resetRequest) Validate() apperr.Fields {
 
 // resetPassword sets a new password with a reset token and revokes every
 // session of the account. Holding the link also proves the email address.
+// The token is checked first, then the password's strength against the
+// account, and only then is the password hashed: a guessed or stale token
+// costs no hash. The token is used (once) in the transaction that stores
+// the hash.
 func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) error {
+	if err := allow(s.limits.resetIP.over(w, r, clientIP(r))); err != nil {
+		return err
+	}
 	var req resetRequest
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
-	hash, err := auth.HashPassword(req.Password, auth.DefaultParams)
+	ctx := r.Context()
+	if !auth.PlausibleToken(req.Token) {
+		return errBadToken
+	}
+	live, err := s.store.AuthTokenLive(ctx, db.AuthTokenLiveParams{TokenHash: auth.HashToken(req.Token), Purpose: "reset"})
+	if errors.Is(err, db.ErrNotFound) {
+		return errBadToken
+	}
 	if err != nil {
 		return err
 	}
-	ctx := r.Context()
+	name := ""
+	if live.DisplayName != nil {
+		name = *live.DisplayName
+	}
+	if why := auth.CheckNewPassword(req.Password, live.Email, name); why != "" {
+		return apperr.ValidationFailed(apperr.Fields{"password": why})
+	}
+	hash, err := auth.HashPassword(ctx, req.Password, auth.DefaultParams)
+	if err != nil {
+		return hashErr(w, err)
+	}
 	err = s.store.InTx(ctx, func(q *db.Queries) error {
 		t, err := useToken(ctx, q, req.Token, "reset")
 		if err != nil {

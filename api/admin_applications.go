@@ -131,7 +131,9 @@ type adminReviewJSON struct {
 
 // adminGetApplication is GET /api/admin/applications/{id}: the reviewer
 // view of one application (every field, a signed resume link, the team with
-// names) and its reviews, oldest first.
+// names) and its reviews, oldest first. The reviews of the caller's own
+// application, or of one whose team lists the caller, are withheld:
+// "reviews" is empty and "reviews_hidden" true.
 func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) error {
 	id, err := uuid.Parse(chi.URLParam(r, "id"))
 	if err != nil {
@@ -145,18 +147,31 @@ func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	rows, err := s.store.ReviewsForApplication(ctx, id)
+	me := principalFrom(ctx)
+	conflict, err := s.store.ApplicationReviewConflict(ctx, db.ApplicationReviewConflictParams{
+		ApplicationID: id, ReviewerID: me.ProfileID, ReviewerEmail: me.Email,
+	})
+	if errors.Is(err, db.ErrNotFound) { // deleted meanwhile
+		return errAdminAppMissing
+	}
 	if err != nil {
 		return err
 	}
-	reviews := make([]adminReviewJSON, len(rows))
-	for i, rv := range rows {
-		reviews[i] = adminReviewJSON{
-			ID: rv.ID, ReviewerID: rv.ReviewerID, ReviewerName: rv.ReviewerName, ReviewerEmail: rv.ReviewerEmail,
-			ResumeScore: rv.ResumeScore, LinksScore: rv.LinksScore, Q1Score: rv.Q1Score, Q2Score: rv.Q2Score,
-			ReviewedAt: rv.ReviewedAt,
+	hidden := conflict.Own || conflict.OnTeam
+	reviews := []adminReviewJSON{}
+	if !hidden {
+		rows, err := s.store.ReviewsForApplication(ctx, id)
+		if err != nil {
+			return err
+		}
+		for _, rv := range rows {
+			reviews = append(reviews, adminReviewJSON{
+				ID: rv.ID, ReviewerID: rv.ReviewerID, ReviewerName: rv.ReviewerName, ReviewerEmail: rv.ReviewerEmail,
+				ResumeScore: rv.ResumeScore, LinksScore: rv.LinksScore, Q1Score: rv.Q1Score, Q2Score: rv.Q2Score,
+				ReviewedAt: rv.ReviewedAt,
+			})
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"application": view, "reviews": reviews})
+	writeJSON(w, http.StatusOK, map[string]any{"application": view, "reviews": reviews, "reviews_hidden": hidden})
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/mail"
 )
 
 // emailJSON is one recorded email as superadmins see it.
@@ -26,7 +27,14 @@ type emailJSON struct {
 	SentAt         *time.Time `json:"sent_at"`
 }
 
-func toEmailJSON(e db.Email) emailJSON {
+// toEmailJSON shows a recorded email. The bodies of an email that carries
+// a secret (a one-time link) are replaced by the redaction notice, whether
+// or not the worker has redacted the row yet, unless showSecrets: the local
+// stack, where this list is the developer's mail catcher.
+func toEmailJSON(e db.Email, showSecrets bool) emailJSON {
+	if e.Secret && !showSecrets {
+		e.TextBody, e.HtmlBody = mail.RedactedText, mail.RedactedHTML
+	}
 	return emailJSON{
 		ID: e.ID, IdempotencyKey: e.IdempotencyKey, Kind: e.Kind, To: e.ToAddress,
 		Subject: e.Subject, Text: e.TextBody, HTML: e.HtmlBody, Status: e.Status,
@@ -35,7 +43,8 @@ func toEmailJSON(e db.Email) emailJSON {
 }
 
 // listEmails is GET /api/admin/emails?to=&kind=&page=&page_size=: the
-// audit trail of recorded emails, newest first.
+// audit trail of recorded emails, newest first, secrets hidden (see
+// toEmailJSON).
 func (s *Server) listEmails(w http.ResponseWriter, r *http.Request) error {
 	fields := apperr.Fields{}
 	pg := parsePage(r, fields)
@@ -55,7 +64,7 @@ func (s *Server) listEmails(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := make([]emailJSON, len(rows))
 	for i, e := range rows {
-		out[i] = toEmailJSON(e)
+		out[i] = toEmailJSON(e, s.cfg.MailCatcher())
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
 		"emails": out, "total": total, "page": pg.Number, "page_size": pg.Size,

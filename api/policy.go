@@ -77,25 +77,43 @@ func principalFrom(ctx context.Context) *Principal {
 }
 
 // enforce is the deny-by-default gate. It resolves the route the request
-// will reach, looks its policy up in the table and authenticates the caller
-// when the policy needs one.
+// will reach, on exactly the path and method the router matches (see
+// routePath), looks its policy up in the table, refuses cross-site unsafe
+// requests signed in with the cookie, authenticates the caller when the
+// policy needs one and checks the body's type. The route it resolved goes
+// into the context, and each handler runs only under that route (gated),
+// so a request the gate did not resolve to a route reaches no handler.
 func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			pattern := mux.Find(chi.NewRouteContext(), r.Method, r.URL.Path)
+			method, path := routePath(r)
+			pattern := mux.Find(chi.NewRouteContext(), method, path)
 			if pattern == "" { // 404 or 405: let the router answer
 				next.ServeHTTP(w, r)
 				return
 			}
-			policy := s.policies[r.Method+" "+pattern]
+			route := method + " " + pattern
+			policy := s.policies[route]
 			if policy == policyMissing {
 				writeError(w, r, apperr.New(apperr.Forbidden, "Forbidden"))
 				return
 			}
-			p, err := s.auth.Authenticate(r)
-			if err != nil && policy != Public {
-				writeError(w, r, err)
+			// A cookie on a cross-site request that changes state is not a
+			// credential: refused where a caller is needed, ignored on
+			// public routes.
+			cookieOnly := unsafeMethod(r.Method) && cookieCredentials(r) && s.edge.crossSite(r)
+			if cookieOnly && policy != Public {
+				writeError(w, r, errCrossSite)
 				return
+			}
+			var p *Principal
+			if !cookieOnly {
+				var err error
+				p, err = s.auth.Authenticate(r)
+				if err != nil && policy != Public {
+					writeError(w, r, err)
+					return
+				}
 			}
 			if policy != Public {
 				if p == nil {
@@ -107,10 +125,59 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 					return
 				}
 			}
-			if p != nil {
-				r = r.WithContext(context.WithValue(r.Context(), principalKey{}, p))
+			if err := checkBodyType(r, route); err != nil {
+				writeError(w, r, err)
+				return
 			}
-			next.ServeHTTP(w, r)
+			ctx := context.WithValue(r.Context(), gateKey{}, route)
+			if p != nil {
+				ctx = context.WithValue(ctx, principalKey{}, p)
+			}
+			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
+}
+
+// routePath returns the method and path the router matches a request on,
+// as chi's Mux.routeHTTP picks them: the sub-router's remaining path when
+// there is one, else the escaped path (RawPath) when the URL has one, else
+// the decoded path. Resolving the policy on the decoded path instead would
+// let "/api/admin/applications/a%2Fb" pass the gate as an unknown route and
+// reach the handler of "/api/admin/applications/{id}".
+func routePath(r *http.Request) (method, path string) {
+	method = r.Method
+	rctx := chi.RouteContext(r.Context())
+	if rctx != nil {
+		path = rctx.RoutePath
+		if rctx.RouteMethod != "" {
+			method = rctx.RouteMethod
+		}
+	}
+	if path == "" {
+		path = r.URL.RawPath
+		if path == "" {
+			path = r.URL.Path
+		}
+		if path == "" {
+			path = "/"
+		}
+	}
+	return method, path
+}
+
+type gateKey struct{}
+
+// gated runs h only for a request the gate resolved to route; anything else
+// (a request the router matched on another path than the gate did) is a
+// 404, logged, and never reaches h.
+func (s *Server) gated(route string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if got, _ := r.Context().Value(gateKey{}).(string); got != route {
+			s.log.ErrorContext(r.Context(), "request reached a handler the policy gate did not resolve",
+				"route", route, "gate", got, "path", r.URL.EscapedPath())
+			writeError(w, r, apperr.New(apperr.NotFound, "Not found"))
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -19,13 +19,19 @@ var (
 	errReviewAppMissing = apperr.New(apperr.NotFound, "Application not found")
 	errAlreadyReviewed  = apperr.WithMessage(apperr.Conflict, "Already reviewed", "You have already reviewed this application")
 	errOwnApplication   = apperr.WithMessage(apperr.Forbidden, "Forbidden", "You cannot review your own application")
+	errTeamApplication  = apperr.WithMessage(apperr.Forbidden, "Forbidden", "You cannot review an application that lists you as a team member")
 )
 
 // nextApplication is GET /api/applications/random: the application the
-// assignment rule gives the caller, in the reviewer view (one query).
+// assignment rule gives the caller, in the reviewer view (one query). The
+// rule never serves the caller's own application nor one whose team lists
+// the caller's email.
 func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	row, err := s.store.ApplicationNextForReviewerView(ctx, principalFrom(ctx).ProfileID)
+	me := principalFrom(ctx)
+	row, err := s.store.ApplicationNextForReviewerView(ctx, db.ApplicationNextForReviewerViewParams{
+		ReviewerID: me.ProfileID, ReviewerEmail: me.Email,
+	})
 	if errors.Is(err, db.ErrNotFound) {
 		return errQueueEmpty
 	}
@@ -89,8 +95,8 @@ func toReviewJSON(r db.Review) reviewJSON {
 }
 
 // submitReview is POST /api/review/submit. One statement inserts the
-// review only for a submitted application that is not the caller's own and
-// returns the caller's new total; the trigger moves the counters in its
+// review only for a submitted application that is neither the caller's own
+// nor one whose team lists the caller, and returns the caller's new total; the trigger moves the counters in its
 // transaction. When nothing was inserted, a second look tells the client
 // why.
 func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
@@ -99,10 +105,10 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	me := principalFrom(ctx).ProfileID
+	me := principalFrom(ctx)
 	appID := uuid.MustParse(req.ApplicationID)
 	row, err := s.store.ReviewInsertChecked(ctx, db.ReviewInsertCheckedParams{
-		ApplicationID: appID, ReviewerID: me, ResumeScore: *req.ResumeScore,
+		ApplicationID: appID, ReviewerID: me.ProfileID, ReviewerEmail: me.Email, ResumeScore: *req.ResumeScore,
 		LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
 	})
 	if errors.Is(err, db.ErrNotFound) {
@@ -120,16 +126,22 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// whyNotReviewed explains a review that was not inserted.
-func (s *Server) whyNotReviewed(ctx context.Context, appID, me uuid.UUID) error {
-	app, err := s.store.ApplicationStatusOwner(ctx, appID)
+// whyNotReviewed explains a review that was not inserted: unknown or draft
+// 404, a conflict of interest (own application, or listed on its team)
+// 403, else a review already given 409.
+func (s *Server) whyNotReviewed(ctx context.Context, appID uuid.UUID, me *Principal) error {
+	app, err := s.store.ApplicationReviewConflict(ctx, db.ApplicationReviewConflictParams{
+		ApplicationID: appID, ReviewerID: me.ProfileID, ReviewerEmail: me.Email,
+	})
 	switch {
 	case errors.Is(err, db.ErrNotFound), err == nil && hackathon.Status(app.Status) != hackathon.StatusSubmitted:
 		return errReviewAppMissing
 	case err != nil:
 		return err
-	case app.ProfileID == me:
+	case app.Own:
 		return errOwnApplication
+	case app.OnTeam:
+		return errTeamApplication
 	}
 	return errAlreadyReviewed
 }

@@ -50,9 +50,8 @@ type Server struct {
 	log       *slog.Logger
 	policies  map[string]Policy
 	handler   http.Handler
-	limits    struct {
-		loginIP, loginEmail, forgotIP, forgotEmail limiter
-	}
+	edge      edge
+	limits    limiters
 }
 
 // route is one row of the policy table. Its handler returns its error
@@ -78,6 +77,8 @@ func (s *Server) routes() []route {
 		{"POST", "/api/auth/confirm", Public, s.confirm},
 		{"POST", "/api/auth/login", Public, s.login},
 		{"POST", "/api/auth/logout", Authenticated, s.logout},
+		{"GET", "/api/auth/sessions", Authenticated, s.listSessions},
+		{"DELETE", "/api/auth/sessions", Authenticated, s.revokeOtherSessions},
 		{"POST", "/api/auth/forgot-password", Public, s.forgotPassword},
 		{"POST", "/api/auth/reset-password", Public, s.resetPassword},
 		{"GET", "/api/profile", Authenticated, s.getProfile},
@@ -124,15 +125,17 @@ func New(d Deps) *Server {
 	if d.Limits != nil {
 		limits = *d.Limits
 	}
-	s.limits.loginIP = newLimiter(limits.LoginPerIP)
-	s.limits.loginEmail = newLimiter(limits.LoginPerEmail)
-	s.limits.forgotIP = newLimiter(limits.ForgotPerIP)
-	s.limits.forgotEmail = newLimiter(limits.ForgotPerEmail)
+	s.limits = newLimiters(limits)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
-	r.Use(middleware.RequestID, requestIDHeader, middleware.RealIP, s.requestLog, s.recoverer)
+	// The edge, in order: the request id (kept from the client only when
+	// safe), the headers every answer carries, the client address (from
+	// X-Forwarded-For only behind a trusted proxy), the log, panics; then
+	// the policy gate.
+	r.Use(requestID, securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
 	r.Use(s.enforce(r))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apperr.New(apperr.NotFound, "Not found"))
@@ -142,7 +145,7 @@ func New(d Deps) *Server {
 	})
 	for _, rt := range s.routes() {
 		s.policies[rt.method+" "+rt.pattern] = rt.policy
-		r.Method(rt.method, rt.pattern, rt.handler)
+		r.Method(rt.method, rt.pattern, s.gated(rt.method+" "+rt.pattern, rt.handler))
 	}
 	s.handler = r
 	return s
@@ -158,14 +161,6 @@ func (s *Server) Router() chi.Routes { return s.handler.(chi.Routes) }
 func (s *Server) PolicyOf(method, pattern string) (Policy, bool) {
 	p, ok := s.policies[method+" "+pattern]
 	return p, ok
-}
-
-// requestIDHeader echoes the request id chi assigned (or the client sent).
-func requestIDHeader(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("X-Request-Id", middleware.GetReqID(r.Context()))
-		next.ServeHTTP(w, r)
-	})
 }
 
 // requestLog logs one line per request. Only the path is logged: query

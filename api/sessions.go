@@ -11,17 +11,48 @@ import (
 	"hackdesk/db"
 )
 
-// Session lifetimes: a session ends after a week without use or 30 days
-// after login, whichever comes first, or when it is revoked (logout,
-// password reset).
+// Session lifetimes. A member's session ends after a week without use or 30
+// days after login, whichever comes first; an admin's or superadmin's after
+// 12 hours without use or 7 days after login. Either ends earlier when it
+// is revoked (logout, password reset, signing out other sessions).
 const (
-	sessionIdle     = 7 * 24 * time.Hour
-	sessionAbsolute = 30 * 24 * time.Hour
+	sessionIdle          = 7 * 24 * time.Hour
+	sessionAbsolute      = 30 * 24 * time.Hour
+	adminSessionIdle     = 12 * time.Hour
+	adminSessionAbsolute = 7 * 24 * time.Hour
 	// last_seen_at is written at most this often per session, so that
 	// reads do not each cost a write.
 	sessionTouchEvery = time.Minute
 	sessionCookie     = "hackdesk_session"
 )
+
+// sessionLimits are the idle and absolute lifetimes for a role.
+func sessionLimits(role string) (idle, absolute time.Duration) {
+	if role == "admin" || role == "superadmin" {
+		return adminSessionIdle, adminSessionAbsolute
+	}
+	return sessionIdle, sessionAbsolute
+}
+
+// sessionExpiry is when a session ends under the limits of its owner's
+// current role: the earliest of the absolute limit stored at login, the
+// role's absolute limit counted from login and the role's idle limit
+// counted from the last recorded use. The role is the one read on this
+// request, so a promotion tightens the limits of sessions already open (one
+// older than the stricter limits allow ends at once) and a demotion relaxes
+// them. lastSeen is written at most once per sessionTouchEvery, so the idle
+// limit may bite up to that much early.
+func sessionExpiry(role string, created, lastSeen, stored time.Time) time.Time {
+	idle, absolute := sessionLimits(role)
+	end := stored
+	if t := created.Add(absolute); t.Before(end) {
+		end = t
+	}
+	if t := lastSeen.Add(idle); t.Before(end) {
+		end = t
+	}
+	return end
+}
 
 // sessionAuth authenticates with a Bearer token or the session cookie; both
 // carry the same opaque token, of which only the SHA-256 is stored.
@@ -57,16 +88,17 @@ func (a sessionAuth) Authenticate(r *http.Request) (*Principal, error) {
 		return nil, errBadSession
 	}
 	ctx := r.Context()
-	row, err := a.store.SessionPrincipal(ctx, db.SessionPrincipalParams{
-		TokenHash: auth.HashToken(tok), IdleSeconds: sessionIdle.Seconds(),
-	})
+	row, err := a.store.SessionPrincipal(ctx, auth.HashToken(tok))
 	if errors.Is(err, db.ErrNotFound) {
 		return nil, errBadSession
 	}
 	if err != nil {
 		return nil, err
 	}
-	if time.Since(row.LastSeenAt) > sessionTouchEvery {
+	if !row.DbNow.Before(sessionExpiry(row.Role, row.CreatedAt, row.LastSeenAt, row.ExpiresAt)) {
+		return nil, errBadSession
+	}
+	if row.DbNow.Sub(row.LastSeenAt) > sessionTouchEvery {
 		if err := a.store.SessionTouch(ctx, row.SessionID); err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -20,9 +21,20 @@ type userEmailJSON struct {
 // likeEscaper escapes LIKE's wildcards in user input.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
+// minSearchLen is the fewest characters a team search needs: a shorter
+// query would page through every account. (A whole email address is always
+// longer.)
+const minSearchLen = 3
+
 // searchUsers is GET /api/users/emails?q=&limit=: confirmed accounts whose
-// name or email contains q, never the caller.
+// name or email contains q, never the caller. q needs at least
+// minSearchLen characters, and each caller has a rate limit, so the list
+// of members cannot be harvested.
 func (s *Server) searchUsers(w http.ResponseWriter, r *http.Request) error {
+	caller := principalFrom(r.Context()).ProfileID
+	if err := allow(s.limits.search.over(w, r, caller.String())); err != nil {
+		return err
+	}
 	limit := 20
 	if v := r.URL.Query().Get("limit"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -32,15 +44,14 @@ func (s *Server) searchUsers(w http.ResponseWriter, r *http.Request) error {
 		limit = n
 	}
 	q := strings.ToLower(strings.TrimSpace(r.URL.Query().Get("q")))
-	if len(q) > 100 {
+	switch n := utf8.RuneCountInString(q); {
+	case n < minSearchLen:
+		return apperr.ValidationFailed(apperr.Fields{"q": "must be at least 3 characters of a name or email, or a whole email address"})
+	case len(q) > 100:
 		return apperr.ValidationFailed(apperr.Fields{"q": "must be at most 100 characters"})
 	}
-	pattern := ""
-	if q != "" {
-		pattern = "%" + likeEscaper.Replace(q) + "%"
-	}
 	rows, err := s.store.ProfileSearchConfirmed(r.Context(), db.ProfileSearchConfirmedParams{
-		CallerID: principalFrom(r.Context()).ProfileID, Pattern: pattern, MaxRows: int32(limit),
+		CallerID: caller, Pattern: "%" + likeEscaper.Replace(q) + "%", MaxRows: int32(limit),
 	})
 	if err != nil {
 		return err

@@ -83,9 +83,13 @@ func (a *App) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Activities builds the activity set from the app's connections.
+// Activities builds the activity set from the app's connections. Bodies
+// of emails with one-time links are kept after sending only in the local
+// stack (config.Config.MailCatcher).
 func (a *App) Activities() activities.Set {
-	return activities.NewSet(a.Store, a.Blob, a.Mailer, a.Config.MailFrom)
+	s := activities.NewSet(a.Store, a.Blob, a.Mailer, a.Config.MailFrom)
+	s.Email.KeepSecretBodies = a.Config.MailCatcher()
+	return s
 }
 
 // StartWorker starts the Temporal worker on the configured task queue.
@@ -120,6 +124,10 @@ func (a *App) Handler() http.Handler {
 // Listen binds the API address (port 0 picks a free one) and serves in the
 // background. Addr reports the bound address.
 func (a *App) Listen() error {
+	// Refused here too, for the paths that skip config.Validate (dev).
+	if _, err := config.ParseTrustedProxies(a.Config.TrustedProxies); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", a.Config.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.Config.HTTPAddr, err)

@@ -43,7 +43,7 @@ func CreateUser(ctx context.Context, store *db.Store, email, name, password, rol
 	if !oneOf(role, Roles) {
 		return db.Profile{}, fmt.Errorf("--role must be one of %s", strings.Join(Roles, ", "))
 	}
-	hash, err := auth.HashPassword(password, auth.DefaultParams)
+	hash, err := auth.HashPassword(ctx, password, auth.DefaultParams)
 	if err != nil {
 		return db.Profile{}, err
 	}

@@ -1,8 +1,10 @@
 // Package auth holds the account primitives: argon2id password hashes in
-// PHC form, opaque random tokens stored only as SHA-256, and password rules.
+// PHC form (at most a few computed at once, see slots.go), opaque random
+// tokens stored only as SHA-256, and password rules (strength.go).
 package auth
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -39,7 +41,8 @@ var ErrMalformedHash = errors.New("malformed password hash")
 
 var b64 = base64.RawStdEncoding
 
-// CheckPassword returns the reason a password is unacceptable, or "".
+// CheckPassword returns the reason a password breaks the length rule, or
+// "". New passwords chosen by a person also go through CheckNewPassword.
 func CheckPassword(pw string) string {
 	n := utf8.RuneCountInString(pw)
 	switch {
@@ -54,20 +57,27 @@ func CheckPassword(pw string) string {
 }
 
 // HashPassword returns the PHC string of pw under p:
-// $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key>.
-func HashPassword(pw string, p Params) (string, error) {
+// $argon2id$v=19$m=19456,t=2,p=1$<salt>$<key>. It waits for a hashing slot
+// and fails with ErrBusy when none frees up in time.
+func HashPassword(ctx context.Context, pw string, p Params) (string, error) {
 	salt := make([]byte, p.SaltLen)
 	if _, err := rand.Read(salt); err != nil {
 		return "", err
 	}
-	key := argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
+	var key []byte
+	if err := hashSlots.do(ctx, func() {
+		key = argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
+	}); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
 		argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
 }
 
 // VerifyPassword reports whether pw matches the PHC hash, using the
-// parameters stored in the hash and a constant-time comparison.
-func VerifyPassword(pw, hash string) (bool, error) {
+// parameters stored in the hash and a constant-time comparison. Like
+// HashPassword it needs a hashing slot (ErrBusy when none frees up).
+func VerifyPassword(ctx context.Context, pw, hash string) (bool, error) {
 	parts := strings.Split(hash, "$")
 	// "", "argon2id", "v=19", "m=..,t=..,p=..", salt, key
 	if len(parts) != 6 || parts[0] != "" || parts[1] != "argon2id" {
@@ -92,7 +102,12 @@ func VerifyPassword(pw, hash string) (bool, error) {
 	if err != nil || len(want) < 16 || len(want) > 64 {
 		return false, ErrMalformedHash
 	}
-	got := argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, uint32(len(want)))
+	var got []byte
+	if err := hashSlots.do(ctx, func() {
+		got = argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, uint32(len(want)))
+	}); err != nil {
+		return false, err
+	}
 	return subtle.ConstantTimeCompare(got, want) == 1, nil
 }
 
@@ -103,10 +118,18 @@ var (
 
 // SpendVerifyTime does the work of one VerifyPassword against a hash made
 // with DefaultParams, so that a login for an unknown email takes as long as
-// one with a wrong password.
-func SpendVerifyTime(pw string) {
+// one with a wrong password. It returns ErrBusy (or ctx's error) when no
+// hashing slot frees up, like VerifyPassword.
+func SpendVerifyTime(ctx context.Context, pw string) error {
 	dummyOnce.Do(func() {
-		dummyHash, _ = HashPassword("hackdesk-dummy-password", DefaultParams)
+		// Made once, without waiting for a slot: the hash of a fixed
+		// string must exist before any verification can use it.
+		salt := make([]byte, DefaultParams.SaltLen)
+		_, _ = rand.Read(salt)
+		key := argon2.IDKey([]byte("hackdesk-dummy-password"), salt, DefaultParams.Time, DefaultParams.Memory, DefaultParams.Threads, DefaultParams.KeyLen)
+		dummyHash = fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, DefaultParams.Memory,
+			DefaultParams.Time, DefaultParams.Threads, b64.EncodeToString(salt), b64.EncodeToString(key))
 	})
-	_, _ = VerifyPassword(pw, dummyHash)
+	_, err := VerifyPassword(ctx, pw, dummyHash)
+	return err
 }

@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"strings"
@@ -33,6 +34,11 @@ type Config struct {
 	ReceiptSenderDomains []string
 
 	LogFormat string // text or json
+
+	// TrustedProxies lists the reverse proxies (comma-separated CIDRs or
+	// bare addresses) whose X-Forwarded-For the API believes. Empty: none,
+	// and the peer address is the client's.
+	TrustedProxies string
 
 	// ResumeCleanupGrace is how long an old resume is kept after it is
 	// replaced, so links already handed out keep working. Tests shorten it.
@@ -81,6 +87,7 @@ func FromEnv() Config {
 	str("SMTP_URL", &c.SMTPURL)
 	str("SES_REGION", &c.SESRegion)
 	str("LOG_FORMAT", &c.LogFormat)
+	str("TRUSTED_PROXIES", &c.TrustedProxies)
 	if v := os.Getenv("RECEIPT_SENDER_DOMAINS"); v != "" {
 		for _, d := range strings.Split(v, ",") {
 			if d = strings.TrimSpace(d); d != "" {
@@ -140,6 +147,12 @@ func (c Config) Validate(role Role) error {
 	}
 	switch c.MailDriver {
 	case "log":
+		// The log driver prints every email, links with one-time tokens
+		// included, and the worker then keeps those links readable in the
+		// audit trail: only for a stack on this machine.
+		if !LoopbackURL(c.PublicURL) {
+			return fmt.Errorf("MAIL_DRIVER=log is for a local stack only: it needs a loopback PUBLIC_URL (127.0.0.1, ::1 or localhost; got %q); set MAIL_DRIVER to smtp or ses", c.PublicURL)
+		}
 	case "smtp":
 		if err := need("SMTP_URL", c.SMTPURL); err != nil {
 			return err
@@ -151,8 +164,65 @@ func (c Config) Validate(role Role) error {
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return fmt.Errorf("LOG_FORMAT must be text or json")
 	}
+	if _, err := ParseTrustedProxies(c.TrustedProxies); err != nil {
+		return err
+	}
 	return nil
 }
 
 // SecureCookies reports whether session cookies get the Secure attribute.
 func (c Config) SecureCookies() bool { return strings.HasPrefix(c.PublicURL, "https://") }
+
+// MailCatcher reports whether this is the local stack, where the email
+// audit trail doubles as the developer's mail catcher: the log mail driver
+// and a loopback PUBLIC_URL. Only then are bodies that carry one-time links
+// kept after sending and shown to superadmins.
+func (c Config) MailCatcher() bool {
+	return (c.MailDriver == "log" || c.MailDriver == "") && LoopbackURL(c.PublicURL)
+}
+
+// LoopbackURL reports whether rawURL is an absolute http(s) URL whose host
+// is a loopback address (127.0.0.0/8, ::1) or localhost.
+func LoopbackURL(rawURL string) bool {
+	u, err := url.Parse(rawURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Zone() == "" && a.Unmap().IsLoopback()
+}
+
+// ParseTrustedProxies parses TRUSTED_PROXIES: comma-separated CIDRs
+// ("10.0.0.0/8") or bare addresses ("10.1.2.3", one host). Blank items are
+// skipped; an item that is neither is an error naming the variable.
+func ParseTrustedProxies(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if strings.Contains(item, "/") {
+			p, err := netip.ParsePrefix(item)
+			if err != nil {
+				return nil, fmt.Errorf("TRUSTED_PROXIES: %q is not a CIDR or an IP address", item)
+			}
+			if p.Addr().Is4In6() && p.Bits() >= 96 {
+				p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+			}
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(item)
+		if err != nil || a.Zone() != "" {
+			return nil, fmt.Errorf("TRUSTED_PROXIES: %q is not a CIDR or an IP address", item)
+		}
+		a = a.Unmap()
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return out, nil
+}

@@ -14,6 +14,7 @@ var envNames = []string{
 	"HTTP_ADDR", "PUBLIC_URL", "S3_ENDPOINT", "S3_REGION", "S3_BUCKET",
 	"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "MAIL_DRIVER", "MAIL_FROM",
 	"SMTP_URL", "SES_REGION", "LOG_FORMAT", "RECEIPT_SENDER_DOMAINS", "RESUME_CLEANUP_GRACE",
+	"TRUSTED_PROXIES",
 }
 
 // clearEnv unsets every variable FromEnv reads for the rest of the test.
@@ -63,7 +64,11 @@ func TestFromEnv(t *testing.T) {
 		t.Setenv("RESUME_CLEANUP_GRACE", "90s")
 		t.Setenv("MAIL_DRIVER", "smtp")
 		t.Setenv("SMTP_URL", "smtp://mail:25")
+		t.Setenv("TRUSTED_PROXIES", "10.0.0.0/8,192.168.1.7")
 		got := FromEnv()
+		if want := "10.0.0.0/8,192.168.1.7"; got.TrustedProxies != want {
+			t.Errorf("TrustedProxies: got %q, want %q", got.TrustedProxies, want)
+		}
 		if want := "postgres://u:p@db:5432/hackdesk"; got.DatabaseURL != want {
 			t.Errorf("DatabaseURL: got %q, want %q", got.DatabaseURL, want)
 		}
@@ -120,7 +125,14 @@ func TestValidate(t *testing.T) {
 		{"OKWorker", RoleWorker, func(*Config) {}, ""},
 		{"OKSMTP", RoleServe, func(c *Config) { c.MailDriver = "smtp"; c.SMTPURL = "smtp://u:p@mail:587" }, ""},
 		{"OKSES", RoleServe, func(c *Config) { c.MailDriver = "ses" }, ""},
-		{"OKWorkerIgnoresPublicURL", RoleWorker, func(c *Config) { c.PublicURL = "/relative" }, ""},
+		{"OKWorkerIgnoresPublicURL", RoleWorker, func(c *Config) { c.MailDriver = "ses"; c.PublicURL = "/relative" }, ""},
+		{"OKLogDriverLoopbackIPv6", RoleServe, func(c *Config) { c.PublicURL = "http://[::1]:8080" }, ""},
+		{"OKLogDriverLocalhost", RoleWorker, func(c *Config) { c.PublicURL = "http://localhost:8080" }, ""},
+		{"OKLogDriverLoopbackRange", RoleServe, func(c *Config) { c.PublicURL = "http://127.0.0.2" }, ""},
+		{"ErrLogDriverPublicHost", RoleServe, func(c *Config) { c.PublicURL = "https://hackdesk.example.org" }, "MAIL_DRIVER"},
+		{"ErrLogDriverPublicHostNamesURL", RoleWorker, func(c *Config) { c.PublicURL = "https://hackdesk.example.org" }, "PUBLIC_URL"},
+		{"ErrLogDriverPrivateAddress", RoleWorker, func(c *Config) { c.PublicURL = "http://10.0.0.5:8080" }, "MAIL_DRIVER"},
+		{"ErrLogDriverLoopbackLookalike", RoleServe, func(c *Config) { c.PublicURL = "http://127.0.0.1.example.org" }, "MAIL_DRIVER"},
 		{"OKMigrateNeedsOnlyDatabase", RoleMigrate, func(c *Config) { *c = Config{DatabaseURL: "postgres://db/x"} }, ""},
 		{"ErrMigrateNoDatabaseURL", RoleMigrate, func(c *Config) { *c = Config{} }, "DATABASE_URL"},
 		{"ErrNoDatabaseURL", RoleServe, func(c *Config) { c.DatabaseURL = "" }, "DATABASE_URL"},
@@ -132,6 +144,9 @@ func TestValidate(t *testing.T) {
 		{"ErrSMTPWithoutURL", RoleServe, func(c *Config) { c.MailDriver = "smtp" }, "SMTP_URL"},
 		{"ErrUnknownMailDriver", RoleServe, func(c *Config) { c.MailDriver = "carrier-pigeon" }, "MAIL_DRIVER"},
 		{"ErrLogFormat", RoleWorker, func(c *Config) { c.LogFormat = "xml" }, "LOG_FORMAT"},
+		{"OKTrustedProxies", RoleServe, func(c *Config) { c.TrustedProxies = "10.0.0.0/8, 192.168.1.7,2001:db8::/32" }, ""},
+		{"ErrTrustedProxiesHostname", RoleServe, func(c *Config) { c.TrustedProxies = "10.0.0.0/8,proxy.internal" }, "TRUSTED_PROXIES"},
+		{"ErrTrustedProxiesBadCIDR", RoleServe, func(c *Config) { c.TrustedProxies = "10.0.0.0/33" }, "TRUSTED_PROXIES"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := complete()
@@ -153,6 +168,27 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+func TestMailCatcher(t *testing.T) {
+	for _, tc := range []struct {
+		name, driver, url string
+		want              bool
+	}{
+		{"OKLogLoopback", "log", "http://127.0.0.1:8080", true},
+		{"OKLogLocalhost", "log", "http://LOCALHOST:8080", true},
+		{"OKLogIPv6Loopback", "log", "http://[::1]:8080", true},
+		{"NotLogPublicHost", "log", "http://hackdesk.test", false},
+		{"NotSMTPLoopback", "smtp", "http://127.0.0.1:8080", false},
+		{"NotLogRelative", "log", "/127.0.0.1", false},
+		{"NotLogUserinfoTrick", "log", "http://127.0.0.1@evil.example", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := (Config{MailDriver: tc.driver, PublicURL: tc.url}).MailCatcher(); got != tc.want {
+				t.Errorf("MailCatcher(%s, %s) = %v, want %v", tc.driver, tc.url, got, tc.want)
+			}
+		})
+	}
+}
+
 func TestSecureCookies(t *testing.T) {
 	for _, tc := range []struct {
 		name, url string
@@ -164,6 +200,43 @@ func TestSecureCookies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := (Config{PublicURL: tc.url}).SecureCookies(); got != tc.want {
 				t.Errorf("SecureCookies(%q): got %v, want %v", tc.url, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseTrustedProxies(t *testing.T) {
+	for _, tc := range []struct {
+		name, in string
+		want     []string // the prefixes, or nil for an error
+	}{
+		{"OKEmpty", "", []string{}},
+		{"OKBlankItems", " , ,", []string{}},
+		{"OKCIDRsAndAddresses", " 10.0.0.0/8 ,192.168.1.7, 2001:db8::/32,::1", []string{"10.0.0.0/8", "192.168.1.7/32", "2001:db8::/32", "::1/128"}},
+		{"OKMaskedCIDR", "10.1.2.3/8", []string{"10.0.0.0/8"}},
+		{"OKMappedAddress", "::ffff:10.1.2.3,::ffff:10.0.0.0/104", []string{"10.1.2.3/32", "10.0.0.0/8"}},
+		{"ErrHostname", "proxy.internal", nil},
+		{"ErrPrefixTooLong", "10.0.0.0/33", nil},
+		{"ErrPort", "10.0.0.1:80", nil},
+		{"ErrZone", "fe80::1%eth0", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseTrustedProxies(tc.in)
+			if tc.want == nil {
+				if err == nil || !strings.Contains(err.Error(), "TRUSTED_PROXIES") {
+					t.Fatalf("ParseTrustedProxies(%q) = %v, %v; want an error naming TRUSTED_PROXIES", tc.in, got, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseTrustedProxies(%q): %v", tc.in, err)
+			}
+			strs := []string{}
+			for _, p := range got {
+				strs = append(strs, p.String())
+			}
+			if !reflect.DeepEqual(strs, tc.want) {
+				t.Errorf("ParseTrustedProxies(%q) = %v, want %v", tc.in, strs, tc.want)
 			}
 		})
 	}

@@ -302,11 +302,17 @@ WHERE a.id = (
     SELECT n.id FROM applications n
     WHERE n.status = 'submitted'
       AND n.profile_id <> $1
+      AND NOT team_lists_email(n.team_members, $2::text)
       AND NOT EXISTS (
           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)
     ORDER BY n.review_count, n.id
     LIMIT 1)
 `
+
+type ApplicationNextForReviewerViewParams struct {
+	ReviewerID    uuid.UUID
+	ReviewerEmail string
+}
 
 type ApplicationNextForReviewerViewRow struct {
 	Application          Application
@@ -314,13 +320,15 @@ type ApplicationNextForReviewerViewRow struct {
 }
 
 // The assignment rule: submitted applications only, not the reviewer's own,
+// not one whose team lists the reviewer's email (a conflict of interest),
 // not one they reviewed; fewest reviews first, ties by id. The inner scan
-// follows applications_queue_idx and probes the (application_id,
+// follows applications_queue_idx, tests the team list on the row it is on
+// (an inlined expression, no extra look-up) and probes the (application_id,
 // reviewer_id) unique index per candidate, so it stops at the first fit.
 // The chosen row comes back in the reviewer view (team names included), so
 // the queue costs one round trip.
-func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, reviewerID uuid.UUID) (ApplicationNextForReviewerViewRow, error) {
-	row := q.db.QueryRow(ctx, applicationNextForReviewerView, reviewerID)
+func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error) {
+	row := q.db.QueryRow(ctx, applicationNextForReviewerView, arg.ReviewerID, arg.ReviewerEmail)
 	var i ApplicationNextForReviewerViewRow
 	err := row.Scan(
 		&i.Application.ID,
@@ -362,6 +370,35 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, reviewerID
 		&i.Application.RsvpAt,
 		&i.TeamMembersWithNames,
 	)
+	return i, err
+}
+
+const applicationReviewConflict = `-- name: ApplicationReviewConflict :one
+SELECT status,
+       profile_id = $1 AS own,
+       team_lists_email(team_members, $2::text)::boolean AS on_team
+FROM applications
+WHERE id = $3
+`
+
+type ApplicationReviewConflictParams struct {
+	ReviewerID    uuid.UUID
+	ReviewerEmail string
+	ApplicationID uuid.UUID
+}
+
+type ApplicationReviewConflictRow struct {
+	Status string
+	Own    bool
+	OnTeam bool
+}
+
+// What stands between a reviewer and an application: its status, whether
+// it is the reviewer's own, and whether its team lists the reviewer.
+func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error) {
+	row := q.db.QueryRow(ctx, applicationReviewConflict, arg.ReviewerID, arg.ReviewerEmail, arg.ApplicationID)
+	var i ApplicationReviewConflictRow
+	err := row.Scan(&i.Status, &i.Own, &i.OnTeam)
 	return i, err
 }
 
@@ -438,22 +475,6 @@ type ApplicationSetResumeParams struct {
 func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error {
 	_, err := q.db.Exec(ctx, applicationSetResume, arg.ResumeKey, arg.ResumeName, arg.ID)
 	return err
-}
-
-const applicationStatusOwner = `-- name: ApplicationStatusOwner :one
-SELECT status, profile_id FROM applications WHERE id = $1
-`
-
-type ApplicationStatusOwnerRow struct {
-	Status    string
-	ProfileID uuid.UUID
-}
-
-func (q *Queries) ApplicationStatusOwner(ctx context.Context, id uuid.UUID) (ApplicationStatusOwnerRow, error) {
-	row := q.db.QueryRow(ctx, applicationStatusOwner, id)
-	var i ApplicationStatusOwnerRow
-	err := row.Scan(&i.Status, &i.ProfileID)
-	return i, err
 }
 
 const applicationSubmit = `-- name: ApplicationSubmit :one

@@ -45,6 +45,40 @@ func (q *Queries) AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams
 	return i, err
 }
 
+const authTokenLive = `-- name: AuthTokenLive :one
+SELECT t.id, t.profile_id, p.email, p.display_name
+FROM auth_tokens t
+JOIN profiles p ON p.id = t.profile_id
+WHERE t.token_hash = $1 AND t.purpose = $2 AND t.used_at IS NULL AND t.expires_at > now()
+`
+
+type AuthTokenLiveParams struct {
+	TokenHash []byte
+	Purpose   string
+}
+
+type AuthTokenLiveRow struct {
+	ID          uuid.UUID
+	ProfileID   uuid.UUID
+	Email       string
+	DisplayName *string
+}
+
+// A live token of the purpose with its account's email and name, without
+// using it: reset-password checks the token (and the new password against
+// the account) before it spends a password hash.
+func (q *Queries) AuthTokenLive(ctx context.Context, arg AuthTokenLiveParams) (AuthTokenLiveRow, error) {
+	row := q.db.QueryRow(ctx, authTokenLive, arg.TokenHash, arg.Purpose)
+	var i AuthTokenLiveRow
+	err := row.Scan(
+		&i.ID,
+		&i.ProfileID,
+		&i.Email,
+		&i.DisplayName,
+	)
+	return i, err
+}
+
 const authTokenRetireAll = `-- name: AuthTokenRetireAll :exec
 UPDATE auth_tokens SET used_at = now()
 WHERE profile_id = $1 AND purpose = $2 AND used_at IS NULL

@@ -30,7 +30,7 @@ func (q *Queries) EmailCount(ctx context.Context, arg EmailCountParams) (int64, 
 }
 
 const emailGetByKey = `-- name: EmailGetByKey :one
-SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at FROM emails WHERE idempotency_key = $1
+SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret FROM emails WHERE idempotency_key = $1
 `
 
 func (q *Queries) EmailGetByKey(ctx context.Context, idempotencyKey string) (Email, error) {
@@ -51,13 +51,14 @@ func (q *Queries) EmailGetByKey(ctx context.Context, idempotencyKey string) (Ema
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SentAt,
+		&i.Secret,
 	)
 	return i, err
 }
 
 const emailInsert = `-- name: EmailInsert :execrows
-INSERT INTO emails (idempotency_key, kind, to_address, subject, text_body, html_body)
-VALUES ($1, $2, $3, $4, $5, $6)
+INSERT INTO emails (idempotency_key, kind, to_address, subject, text_body, html_body, secret)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (idempotency_key) DO NOTHING
 `
 
@@ -68,9 +69,11 @@ type EmailInsertParams struct {
 	Subject        string
 	TextBody       string
 	HtmlBody       string
+	Secret         bool
 }
 
 // Records an email once per idempotency key; a second insert is a no-op.
+// secret marks a body that carries a one-time link.
 func (q *Queries) EmailInsert(ctx context.Context, arg EmailInsertParams) (int64, error) {
 	result, err := q.db.Exec(ctx, emailInsert,
 		arg.IdempotencyKey,
@@ -79,6 +82,7 @@ func (q *Queries) EmailInsert(ctx context.Context, arg EmailInsertParams) (int64
 		arg.Subject,
 		arg.TextBody,
 		arg.HtmlBody,
+		arg.Secret,
 	)
 	if err != nil {
 		return 0, err
@@ -87,7 +91,7 @@ func (q *Queries) EmailInsert(ctx context.Context, arg EmailInsertParams) (int64
 }
 
 const emailList = `-- name: EmailList :many
-SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at FROM emails
+SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret FROM emails
 WHERE ($1::text IS NULL OR lower(to_address) = lower($1::text))
   AND ($2::text IS NULL OR kind = $2::text)
 ORDER BY created_at DESC, id DESC
@@ -130,6 +134,7 @@ func (q *Queries) EmailList(ctx context.Context, arg EmailListParams) ([]Email, 
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.SentAt,
+			&i.Secret,
 		); err != nil {
 			return nil, err
 		}
@@ -142,7 +147,7 @@ func (q *Queries) EmailList(ctx context.Context, arg EmailListParams) ([]Email, 
 }
 
 const emailLockByKey = `-- name: EmailLockByKey :one
-SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at FROM emails WHERE idempotency_key = $1 FOR UPDATE
+SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret FROM emails WHERE idempotency_key = $1 FOR UPDATE
 `
 
 func (q *Queries) EmailLockByKey(ctx context.Context, idempotencyKey string) (Email, error) {
@@ -163,23 +168,36 @@ func (q *Queries) EmailLockByKey(ctx context.Context, idempotencyKey string) (Em
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SentAt,
+		&i.Secret,
 	)
 	return i, err
 }
 
 const emailMarkFailed = `-- name: EmailMarkFailed :exec
 UPDATE emails
-SET status = 'failed', last_error = $1, updated_at = now()
-WHERE id = $2
+SET status = 'failed', last_error = $1, updated_at = now(),
+    text_body = CASE WHEN secret AND $2::boolean THEN $3::text ELSE text_body END,
+    html_body = CASE WHEN secret AND $2::boolean THEN $4::text ELSE html_body END
+WHERE id = $5
 `
 
 type EmailMarkFailedParams struct {
-	LastError *string
-	ID        uuid.UUID
+	LastError    *string
+	Redact       bool
+	RedactedText string
+	RedactedHtml string
+	ID           uuid.UUID
 }
 
+// Failed is final, so a secret-bearing body is redacted as for sent.
 func (q *Queries) EmailMarkFailed(ctx context.Context, arg EmailMarkFailedParams) error {
-	_, err := q.db.Exec(ctx, emailMarkFailed, arg.LastError, arg.ID)
+	_, err := q.db.Exec(ctx, emailMarkFailed,
+		arg.LastError,
+		arg.Redact,
+		arg.RedactedText,
+		arg.RedactedHtml,
+		arg.ID,
+	)
 	return err
 }
 
@@ -212,16 +230,29 @@ func (q *Queries) EmailMarkSending(ctx context.Context, id uuid.UUID) error {
 
 const emailMarkSent = `-- name: EmailMarkSent :exec
 UPDATE emails
-SET status = 'sent', provider_id = $1, sent_at = now(), last_error = NULL, updated_at = now()
-WHERE id = $2
+SET status = 'sent', provider_id = $1, sent_at = now(), last_error = NULL, updated_at = now(),
+    text_body = CASE WHEN secret AND $2::boolean THEN $3::text ELSE text_body END,
+    html_body = CASE WHEN secret AND $2::boolean THEN $4::text ELSE html_body END
+WHERE id = $5
 `
 
 type EmailMarkSentParams struct {
-	ProviderID *string
-	ID         uuid.UUID
+	ProviderID   *string
+	Redact       bool
+	RedactedText string
+	RedactedHtml string
+	ID           uuid.UUID
 }
 
+// With redact, a secret-bearing email's bodies are replaced by the given
+// notice as it is marked sent: the audit trail keeps no usable link.
 func (q *Queries) EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error {
-	_, err := q.db.Exec(ctx, emailMarkSent, arg.ProviderID, arg.ID)
+	_, err := q.db.Exec(ctx, emailMarkSent,
+		arg.ProviderID,
+		arg.Redact,
+		arg.RedactedText,
+		arg.RedactedHtml,
+		arg.ID,
+	)
 	return err
 }

@@ -85,6 +85,7 @@ type Email struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	SentAt         *time.Time
+	Secret         bool
 }
 
 type ExecRole struct {

@@ -78,11 +78,64 @@ func (q *Queries) ProfileInsert(ctx context.Context, arg ProfileInsertParams) (P
 	return i, err
 }
 
+const profileInsertNew = `-- name: ProfileInsertNew :one
+INSERT INTO profiles (email, display_name, password_hash, role)
+VALUES ($1, $2, $3, 'member')
+ON CONFLICT DO NOTHING
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at
+`
+
+type ProfileInsertNewParams struct {
+	Email        string
+	DisplayName  *string
+	PasswordHash string
+}
+
+// Sign-up: creates the account unless the email has one already (then no
+// row, and the statement leaves the transaction usable).
+func (q *Queries) ProfileInsertNew(ctx context.Context, arg ProfileInsertNewParams) (Profile, error) {
+	row := q.db.QueryRow(ctx, profileInsertNew, arg.Email, arg.DisplayName, arg.PasswordHash)
+	var i Profile
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.DisplayName,
+		&i.PasswordHash,
+		&i.Role,
+		&i.EmailConfirmedAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
+const profileLockByEmail = `-- name: ProfileLockByEmail :one
+SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at FROM profiles WHERE lower(email) = lower($1::text) FOR UPDATE
+`
+
+// The account row, locked until the transaction ends: requests that issue
+// tokens for one account (forgot-password) run one after the other.
+func (q *Queries) ProfileLockByEmail(ctx context.Context, email string) (Profile, error) {
+	row := q.db.QueryRow(ctx, profileLockByEmail, email)
+	var i Profile
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.DisplayName,
+		&i.PasswordHash,
+		&i.Role,
+		&i.EmailConfirmedAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const profileSearchConfirmed = `-- name: ProfileSearchConfirmed :many
 SELECT id, email, display_name FROM profiles
 WHERE email_confirmed_at IS NOT NULL
   AND id <> $1
-  AND ($2::text = '' OR (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE $2::text)
+  AND (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE $2::text
 ORDER BY lower(coalesce(display_name, email)), lower(email)
 LIMIT $3
 `
@@ -99,8 +152,9 @@ type ProfileSearchConfirmedRow struct {
 	DisplayName *string
 }
 
-// Team-member search: confirmed accounts whose name or email contains the
-// query (case-insensitive), never the caller; alphabetical.
+// Team-member search: confirmed accounts whose "email name" matches the
+// LIKE pattern (lower case), never the caller; alphabetical. The handler
+// never sends a pattern that matches everyone.
 func (q *Queries) ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error) {
 	rows, err := q.db.Query(ctx, profileSearchConfirmed, arg.CallerID, arg.Pattern, arg.MaxRows)
 	if err != nil {

@@ -29,21 +29,29 @@ type Querier interface {
 	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
 	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
 	// The assignment rule: submitted applications only, not the reviewer's own,
+	// not one whose team lists the reviewer's email (a conflict of interest),
 	// not one they reviewed; fewest reviews first, ties by id. The inner scan
-	// follows applications_queue_idx and probes the (application_id,
+	// follows applications_queue_idx, tests the team list on the row it is on
+	// (an inlined expression, no extra look-up) and probes the (application_id,
 	// reviewer_id) unique index per candidate, so it stops at the first fit.
 	// The chosen row comes back in the reviewer view (team names included), so
 	// the queue costs one round trip.
-	ApplicationNextForReviewerView(ctx context.Context, reviewerID uuid.UUID) (ApplicationNextForReviewerViewRow, error)
+	ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error)
+	// What stands between a reviewer and an application: its status, whether
+	// it is the reviewer's own, and whether its team lists the reviewer.
+	ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
 	ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error
-	ApplicationStatusOwner(ctx context.Context, id uuid.UUID) (ApplicationStatusOwnerRow, error)
 	ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error)
 	// Writes every applicant-editable field; callers load the row FOR UPDATE,
 	// apply the patch and write it back.
 	ApplicationUpdate(ctx context.Context, arg ApplicationUpdateParams) error
 	AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams) (AuthToken, error)
+	// A live token of the purpose with its account's email and name, without
+	// using it: reset-password checks the token (and the new password against
+	// the account) before it spends a password hash.
+	AuthTokenLive(ctx context.Context, arg AuthTokenLiveParams) (AuthTokenLiveRow, error)
 	// A new token of a purpose retires the older ones.
 	AuthTokenRetireAll(ctx context.Context, arg AuthTokenRetireAllParams) error
 	// Marks a live token used and returns it; no row when the token is unknown,
@@ -72,12 +80,16 @@ type Querier interface {
 	EmailCount(ctx context.Context, arg EmailCountParams) (int64, error)
 	EmailGetByKey(ctx context.Context, idempotencyKey string) (Email, error)
 	// Records an email once per idempotency key; a second insert is a no-op.
+	// secret marks a body that carries a one-time link.
 	EmailInsert(ctx context.Context, arg EmailInsertParams) (int64, error)
 	EmailList(ctx context.Context, arg EmailListParams) ([]Email, error)
 	EmailLockByKey(ctx context.Context, idempotencyKey string) (Email, error)
+	// Failed is final, so a secret-bearing body is redacted as for sent.
 	EmailMarkFailed(ctx context.Context, arg EmailMarkFailedParams) error
 	EmailMarkPending(ctx context.Context, arg EmailMarkPendingParams) error
 	EmailMarkSending(ctx context.Context, id uuid.UUID) error
+	// With redact, a secret-bearing email's bodies are replaced by the given
+	// notice as it is marked sent: the audit trail keeps no usable link.
 	EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error
 	ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) error
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
@@ -91,8 +103,15 @@ type Querier interface {
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
 	ProfileInsert(ctx context.Context, arg ProfileInsertParams) (Profile, error)
-	// Team-member search: confirmed accounts whose name or email contains the
-	// query (case-insensitive), never the caller; alphabetical.
+	// Sign-up: creates the account unless the email has one already (then no
+	// row, and the statement leaves the transaction usable).
+	ProfileInsertNew(ctx context.Context, arg ProfileInsertNewParams) (Profile, error)
+	// The account row, locked until the transaction ends: requests that issue
+	// tokens for one account (forgot-password) run one after the other.
+	ProfileLockByEmail(ctx context.Context, email string) (Profile, error)
+	// Team-member search: confirmed accounts whose "email name" matches the
+	// LIKE pattern (lower case), never the caller; alphabetical. The handler
+	// never sends a pattern that matches everyone.
 	ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error)
 	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
 	ProfileSetPassword(ctx context.Context, arg ProfileSetPasswordParams) error
@@ -101,11 +120,12 @@ type Querier interface {
 	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
 	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
-	// Records a review of a submitted application that is not the reviewer's
-	// own, in one statement (the trigger moves the counters in the same
-	// transaction), and returns the reviewer's total including it: the
-	// statement's snapshot predates the trigger's update, hence the + 1. No row
-	// when the application is missing, a draft, the reviewer's own, or already
+	// Records a review of a submitted application that is neither the
+	// reviewer's own nor one whose team lists them, in one statement (the
+	// trigger moves the counters in the same transaction), and returns the
+	// reviewer's total including it: the statement's snapshot predates the
+	// trigger's update, hence the + 1. No row when the application is missing,
+	// a draft, the reviewer's own, lists them on its team, or was already
 	// reviewed by them; callers tell these apart on that error path only.
 	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error)
 	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
@@ -125,12 +145,23 @@ type Querier interface {
 	// The first n waitlisted applications, in the order they were waitlisted.
 	RsvpWaitlistHead(ctx context.Context, n int32) ([]uuid.UUID, error)
 	SessionInsert(ctx context.Context, arg SessionInsertParams) (Session, error)
-	// The caller behind a session token: live (not revoked, not past its
-	// absolute expiry, used within the idle window) with its current role and
-	// active exec role, read fresh on every request.
-	SessionPrincipal(ctx context.Context, arg SessionPrincipalParams) (SessionPrincipalRow, error)
+	// A person's sessions that are neither revoked nor past their stored
+	// absolute expiry, newest first; the caller drops those past the idle or
+	// role-dependent limits (measured against db_now).
+	SessionListForProfile(ctx context.Context, profileID uuid.UUID) ([]SessionListForProfileRow, error)
+	// The caller behind a session token: not revoked and not past its stored
+	// absolute expiry, with its current role and active exec role, read fresh
+	// on every request. The idle and role-dependent limits are applied by the
+	// caller to the returned times, measured against db_now (the clock that
+	// wrote them).
+	SessionPrincipal(ctx context.Context, tokenHash []byte) (SessionPrincipalRow, error)
 	SessionRevoke(ctx context.Context, id uuid.UUID) error
 	SessionRevokeAllForProfile(ctx context.Context, profileID uuid.UUID) (int64, error)
+	// Signs a person out everywhere but one session: every unrevoked session
+	// except keep_id is revoked (expired ones too, so none can come back to
+	// life under a later role's longer limits). Returns the revoked sessions'
+	// times so the caller can count those that were still live.
+	SessionRevokeOthers(ctx context.Context, arg SessionRevokeOthersParams) ([]SessionRevokeOthersRow, error)
 	SessionTouch(ctx context.Context, id uuid.UUID) error
 	// Claims due pending rows for this transaction. Rows another dispatcher
 	// holds are skipped, so replicas never dispatch the same row at once.

@@ -56,6 +56,7 @@ WITH ins AS (
     SELECT a.id, $1, $2, $3, $4, $5
     FROM applications a
     WHERE a.id = $6 AND a.status = 'submitted' AND a.profile_id <> $1
+      AND NOT team_lists_email(a.team_members, $7::text)
     ON CONFLICT (application_id, reviewer_id) DO NOTHING
     RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at
 )
@@ -72,6 +73,7 @@ type ReviewInsertCheckedParams struct {
 	Q1Score       int32
 	Q2Score       int32
 	ApplicationID uuid.UUID
+	ReviewerEmail string
 }
 
 type ReviewInsertCheckedRow struct {
@@ -86,11 +88,12 @@ type ReviewInsertCheckedRow struct {
 	TotalReviews  int32
 }
 
-// Records a review of a submitted application that is not the reviewer's
-// own, in one statement (the trigger moves the counters in the same
-// transaction), and returns the reviewer's total including it: the
-// statement's snapshot predates the trigger's update, hence the + 1. No row
-// when the application is missing, a draft, the reviewer's own, or already
+// Records a review of a submitted application that is neither the
+// reviewer's own nor one whose team lists them, in one statement (the
+// trigger moves the counters in the same transaction), and returns the
+// reviewer's total including it: the statement's snapshot predates the
+// trigger's update, hence the + 1. No row when the application is missing,
+// a draft, the reviewer's own, lists them on its team, or was already
 // reviewed by them; callers tell these apart on that error path only.
 func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error) {
 	row := q.db.QueryRow(ctx, reviewInsertChecked,
@@ -100,6 +103,7 @@ func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheck
 		arg.Q1Score,
 		arg.Q2Score,
 		arg.ApplicationID,
+		arg.ReviewerEmail,
 	)
 	var i ReviewInsertCheckedRow
 	err := row.Scan(

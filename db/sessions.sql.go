@@ -39,8 +39,54 @@ func (q *Queries) SessionInsert(ctx context.Context, arg SessionInsertParams) (S
 	return i, err
 }
 
+const sessionListForProfile = `-- name: SessionListForProfile :many
+SELECT id, created_at, last_seen_at, expires_at, now()::timestamptz AS db_now
+FROM sessions
+WHERE profile_id = $1 AND revoked_at IS NULL AND expires_at > now()
+ORDER BY created_at DESC, id
+`
+
+type SessionListForProfileRow struct {
+	ID         uuid.UUID
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+	DbNow      time.Time
+}
+
+// A person's sessions that are neither revoked nor past their stored
+// absolute expiry, newest first; the caller drops those past the idle or
+// role-dependent limits (measured against db_now).
+func (q *Queries) SessionListForProfile(ctx context.Context, profileID uuid.UUID) ([]SessionListForProfileRow, error) {
+	rows, err := q.db.Query(ctx, sessionListForProfile, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []SessionListForProfileRow{}
+	for rows.Next() {
+		var i SessionListForProfileRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.CreatedAt,
+			&i.LastSeenAt,
+			&i.ExpiresAt,
+			&i.DbNow,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const sessionPrincipal = `-- name: SessionPrincipal :one
-SELECT s.id AS session_id, s.last_seen_at, p.id AS profile_id, p.email, p.role,
+SELECT s.id AS session_id, s.created_at, s.last_seen_at, s.expires_at,
+       now()::timestamptz AS db_now,
+       p.id AS profile_id, p.email, p.role,
        e.position AS exec_position, e.subteam AS exec_subteam
 FROM sessions s
 JOIN profiles p ON p.id = s.profile_id
@@ -48,17 +94,14 @@ LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
 WHERE s.token_hash = $1
   AND s.revoked_at IS NULL
   AND s.expires_at > now()
-  AND s.last_seen_at > now() - make_interval(secs => $2::float8)
 `
-
-type SessionPrincipalParams struct {
-	TokenHash   []byte
-	IdleSeconds float64
-}
 
 type SessionPrincipalRow struct {
 	SessionID    uuid.UUID
+	CreatedAt    time.Time
 	LastSeenAt   time.Time
+	ExpiresAt    time.Time
+	DbNow        time.Time
 	ProfileID    uuid.UUID
 	Email        string
 	Role         string
@@ -66,15 +109,20 @@ type SessionPrincipalRow struct {
 	ExecSubteam  *string
 }
 
-// The caller behind a session token: live (not revoked, not past its
-// absolute expiry, used within the idle window) with its current role and
-// active exec role, read fresh on every request.
-func (q *Queries) SessionPrincipal(ctx context.Context, arg SessionPrincipalParams) (SessionPrincipalRow, error) {
-	row := q.db.QueryRow(ctx, sessionPrincipal, arg.TokenHash, arg.IdleSeconds)
+// The caller behind a session token: not revoked and not past its stored
+// absolute expiry, with its current role and active exec role, read fresh
+// on every request. The idle and role-dependent limits are applied by the
+// caller to the returned times, measured against db_now (the clock that
+// wrote them).
+func (q *Queries) SessionPrincipal(ctx context.Context, tokenHash []byte) (SessionPrincipalRow, error) {
+	row := q.db.QueryRow(ctx, sessionPrincipal, tokenHash)
 	var i SessionPrincipalRow
 	err := row.Scan(
 		&i.SessionID,
+		&i.CreatedAt,
 		&i.LastSeenAt,
+		&i.ExpiresAt,
+		&i.DbNow,
 		&i.ProfileID,
 		&i.Email,
 		&i.Role,
@@ -103,6 +151,54 @@ func (q *Queries) SessionRevokeAllForProfile(ctx context.Context, profileID uuid
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const sessionRevokeOthers = `-- name: SessionRevokeOthers :many
+UPDATE sessions
+SET revoked_at = now()
+WHERE profile_id = $1 AND id <> $2 AND revoked_at IS NULL
+RETURNING created_at, last_seen_at, expires_at, now()::timestamptz AS db_now
+`
+
+type SessionRevokeOthersParams struct {
+	ProfileID uuid.UUID
+	KeepID    uuid.UUID
+}
+
+type SessionRevokeOthersRow struct {
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+	DbNow      time.Time
+}
+
+// Signs a person out everywhere but one session: every unrevoked session
+// except keep_id is revoked (expired ones too, so none can come back to
+// life under a later role's longer limits). Returns the revoked sessions'
+// times so the caller can count those that were still live.
+func (q *Queries) SessionRevokeOthers(ctx context.Context, arg SessionRevokeOthersParams) ([]SessionRevokeOthersRow, error) {
+	rows, err := q.db.Query(ctx, sessionRevokeOthers, arg.ProfileID, arg.KeepID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []SessionRevokeOthersRow{}
+	for rows.Next() {
+		var i SessionRevokeOthersRow
+		if err := rows.Scan(
+			&i.CreatedAt,
+			&i.LastSeenAt,
+			&i.ExpiresAt,
+			&i.DbNow,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const sessionTouch = `-- name: SessionTouch :exec

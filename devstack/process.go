@@ -29,13 +29,19 @@ type process struct {
 
 // startProcess starts cmd with its output appended to logPath. stopSig is
 // what asks it to shut down cleanly; the kernel sends the same signal if
-// this process dies first.
+// this process dies first. The log directory is created 0700 and the log
+// 0600 (an older, wider log is tightened): logs can hold emails and
+// connection details.
 func startProcess(name string, cmd *exec.Cmd, logPath string, stopSig syscall.Signal) (*process, error) {
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
 		return nil, err
 	}
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
+		return nil, err
+	}
+	if err := logFile.Chmod(0o600); err != nil {
+		logFile.Close()
 		return nil, err
 	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile

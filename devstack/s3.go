@@ -95,7 +95,7 @@ func s3Credentials(path string) (access, secret string, err error) {
 		return "", "", err
 	}
 	access, secret = "HD"+strings.ToUpper(hex.EncodeToString(a)), hex.EncodeToString(s)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return "", "", err
 	}
 	return access, secret, os.WriteFile(path, []byte(access+" "+secret+"\n"), 0o600)

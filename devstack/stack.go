@@ -45,7 +45,7 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
+	if err := prepareDataDir(dataDir, o.Base.DatabaseURL == ""); err != nil {
 		return nil, err
 	}
 	s := &Stack{Config: o.Base}
@@ -101,6 +101,28 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		s.Config.S3AccessKey, s.Config.S3SecretKey = s.s3.AccessKey, s.s3.SecretKey
 	}
 	return s, nil
+}
+
+// prepareDataDir makes the data directory private (0700; an existing one
+// is tightened too): it holds passwords, keys, the database and logs with
+// emails. When PostgreSQL will run as another account (we are root), that
+// account owns the directory so it can reach its cluster inside; root
+// reaches everything anyway.
+func prepareDataDir(dir string, withPostgres bool) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := os.Chmod(dir, 0o700); err != nil {
+		return err
+	}
+	if !withPostgres {
+		return nil
+	}
+	cred, err := serverCredential()
+	if err != nil || cred == nil {
+		return err
+	}
+	return os.Chown(dir, int(cred.Uid), int(cred.Gid))
 }
 
 // Close stops what Start started, in reverse order.

@@ -17,6 +17,7 @@ func Record(ctx context.Context, q *db.Queries, key, kind, to string, data map[s
 	}
 	n, err := q.EmailInsert(ctx, db.EmailInsertParams{
 		IdempotencyKey: key, Kind: kind, ToAddress: to, Subject: r.Subject, TextBody: r.Text, HtmlBody: r.HTML,
+		Secret: r.Secret,
 	})
 	return n == 1, err
 }

@@ -13,6 +13,9 @@ type Rendered struct {
 	Subject string
 	Text    string
 	HTML    string
+	// Secret is true for kinds whose body holds a secret (a link with a
+	// one-time token): see RedactedText.
+	Secret bool
 }
 
 type template struct {
@@ -20,6 +23,7 @@ type template struct {
 	text    *texttemplate.Template
 	html    *htmltemplate.Template
 	needs   []string
+	secret  bool
 }
 
 func newTemplate(name, subject, text, html string, needs ...string) template {
@@ -30,6 +34,22 @@ func newTemplate(name, subject, text, html string, needs ...string) template {
 		needs:   needs,
 	}
 }
+
+// withSecret marks a template whose body carries a secret.
+func (t template) withSecret() template {
+	t.secret = true
+	return t
+}
+
+// RedactedText and RedactedHTML replace the bodies of a secret-bearing
+// email in the audit trail once it has been sent, and stand in for them in
+// the admin list before then: whoever can read the trail (a superadmin, a
+// backup) must not be able to use the link. Only the local stack, where
+// the list is the developer's mail catcher, keeps and shows them.
+const (
+	RedactedText = "[Redacted: this email carried a one-time link. Its body is not kept once sent and never shown.]\n"
+	RedactedHTML = "<p>[Redacted: this email carried a one-time link. Its body is not kept once sent and never shown.]</p>"
+)
 
 // templates are the kinds of email the service sends. Data keys each needs
 // are listed so a bad call fails before anything is recorded.
@@ -43,12 +63,20 @@ var templates = map[string]template{
 		`Confirm your hackdesk account`,
 		"Hi {{.name}},\n\nConfirm your email address by opening this link (valid for 24 hours):\n\n{{.link}}\n\nIf you did not sign up, ignore this email.\n",
 		`<p>Hi {{.name}},</p><p>Confirm your email address by opening <a href="{{.link}}">this link</a> (valid for 24 hours).</p><p>If you did not sign up, ignore this email.</p>`,
-		"name", "link"),
+		"name", "link").withSecret(),
 	"reset": newTemplate("reset",
 		`Reset your hackdesk password`,
 		"Hi {{.name}},\n\nSomeone asked to reset the password of this account. Open this link within 30 minutes to choose a new one:\n\n{{.link}}\n\nThe link works once. If it was not you, ignore this email; your password stays as it is.\n",
 		`<p>Hi {{.name}},</p><p>Someone asked to reset the password of this account. Open <a href="{{.link}}">this link</a> within 30 minutes to choose a new one.</p><p>The link works once. If it was not you, ignore this email; your password stays as it is.</p>`,
-		"name", "link"),
+		"name", "link").withSecret(),
+	// Sent instead of a confirmation when someone signs up with an email
+	// that has an account, so the sign-up answer does not tell the two
+	// apart. It carries no token.
+	"account_exists": newTemplate("account_exists",
+		`You already have a hackdesk account`,
+		"Hi {{.name}},\n\nSomeone, maybe you, tried to create a hackdesk account with this email address. You already have one.\n\nSign in: {{.login}}\nForgot your password? Ask for a new one: {{.reset}}\n\nIf it was not you, ignore this email; nothing has changed.\n",
+		`<p>Hi {{.name}},</p><p>Someone, maybe you, tried to create a hackdesk account with this email address. You already have one.</p><p><a href="{{.login}}">Sign in</a>, or if you forgot your password, <a href="{{.reset}}">ask for a new one</a>.</p><p>If it was not you, ignore this email; nothing has changed.</p>`,
+		"name", "login", "reset"),
 	"offer": newTemplate("offer",
 		`You have a place at the hackathon`,
 		"Hi {{.name}},\n\nGood news: you have been offered a place at the hackathon. Please tell us whether you will attend before {{.deadline}}:\n\n{{.link}}\n\nUnanswered offers expire at the deadline and go to the waitlist.\n",
@@ -82,5 +110,5 @@ func Render(kind string, data map[string]string) (Rendered, error) {
 	if err := t.html.Execute(&html, data); err != nil {
 		return Rendered{}, err
 	}
-	return Rendered{Subject: strings.TrimSpace(subj.String()), Text: text.String(), HTML: html.String()}, nil
+	return Rendered{Subject: strings.TrimSpace(subj.String()), Text: text.String(), HTML: html.String(), Secret: t.secret}, nil
 }

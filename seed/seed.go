@@ -96,7 +96,7 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, progress io.Writer)
 		return Result{}, err
 	}
 	// One hash for every account: argon2id costs ~50 ms on purpose.
-	hash, err := auth.HashPassword(o.Password, auth.DefaultParams)
+	hash, err := auth.HashPassword(ctx, o.Password, auth.DefaultParams)
 	if err != nil {
 		return Result{}, err
 	}

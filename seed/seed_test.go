@@ -159,7 +159,7 @@ func TestRun(t *testing.T) {
 			res.ReviewerEmails[0]).Scan(&hash, &role); err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := auth.VerifyPassword(seed.DefaultPassword, hash); !ok || err != nil || role != "admin" {
+		if ok, err := auth.VerifyPassword(context.Background(), seed.DefaultPassword, hash); !ok || err != nil || role != "admin" {
 			t.Fatalf("reviewer %s: verify = %v, %v; role %s", res.ReviewerEmails[0], ok, err, role)
 		}
 	})

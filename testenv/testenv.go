@@ -13,7 +13,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/url"
 	"os"
@@ -200,11 +199,11 @@ func (w tWriter) Write(p []byte) (int, error) {
 }
 
 // App starts an App (worker, outbox dispatcher and API on a free port) for
-// cfg and stops it when t ends.
+// cfg and stops it when t ends. The log mail driver prints to Mail.
 func App(t testing.TB, cfg config.Config) *app.App {
 	t.Helper()
 	ctx := context.Background()
-	a, err := app.Open(ctx, cfg, Logger(t), io.Discard)
+	a, err := app.Open(ctx, cfg, Logger(t), Mail)
 	if err != nil {
 		t.Fatalf("testenv: open app: %v", err)
 	}

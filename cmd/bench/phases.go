@@ -94,10 +94,11 @@ func (b *bench) all(ctx context.Context) error {
 	return b.report(ctx, time.Since(start))
 }
 
-// seed runs `hackdesk seed` against the bench database.
+// seed runs `hackdesk seed` against the bench database (a throw-away
+// cluster, not the dev one: hence --force).
 func (b *bench) seed(ctx context.Context, apps, reviewers, reviews int, prefix string) error {
 	say("seeding %d applications, %d reviewers, %d reviews...", apps, reviewers, reviews)
-	cmd := exec.CommandContext(ctx, filepath.Join(b.root, "bin", "hackdesk"), "seed",
+	cmd := exec.CommandContext(ctx, filepath.Join(b.root, "bin", "hackdesk"), "seed", "--force",
 		"--applications", strconv.Itoa(apps), "--reviewers", strconv.Itoa(reviewers),
 		"--reviews", strconv.Itoa(reviews), "--prefix", prefix, "--seed", "42")
 	cmd.Env = append(os.Environ(), "DATABASE_URL="+b.cfg.DatabaseURL)
@@ -273,13 +274,14 @@ func (b *bench) pgbench(ctx context.Context) (shipped, naive float64, err error)
 	pool := b.a.Store.Pool()
 	if _, err := pool.Exec(ctx, `DROP TABLE IF EXISTS bench_reviewers;
 		CREATE TABLE bench_reviewers AS
-		  SELECT row_number() OVER (ORDER BY id)::int AS n, id FROM profiles WHERE email LIKE 'bench.reviewer%';
+		  SELECT row_number() OVER (ORDER BY id)::int AS n, id, email FROM profiles WHERE email LIKE 'bench.reviewer%';
 		ALTER TABLE bench_reviewers ADD PRIMARY KEY (n); ANALYZE bench_reviewers`); err != nil {
 		return 0, 0, err
 	}
 	// The reviewer comes from a primary-key look-up, an InitPlan evaluated
 	// once per statement; the rest is the shipped query text.
 	const who = `(SELECT id FROM bench_reviewers WHERE n = :n)`
+	const whoEmail = `(SELECT email FROM bench_reviewers WHERE n = :n)`
 	// Both statements select one application and return it in the reviewer
 	// view; the shipped one is the text of ApplicationNextForReviewerView.
 	const view = `SELECT a.*, application_team_names(a.team_members)
@@ -287,15 +289,17 @@ FROM applications a WHERE a.id = `
 	shippedSQL := fmt.Sprintf(`\set n random(1, %d)
 %s(SELECT n.id FROM applications n
   WHERE n.status = 'submitted' AND n.profile_id <> %s
+    AND NOT team_lists_email(n.team_members, %s)
     AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = %s)
   ORDER BY n.review_count, n.id LIMIT 1);
-`, seedReviewers, view, who, who)
+`, seedReviewers, view, who, whoEmail, who)
 	naiveSQL := fmt.Sprintf(`\set n random(1, %d)
 %s(SELECT n.id FROM applications n LEFT JOIN reviews r ON r.application_id = n.id
   WHERE n.status = 'submitted' AND n.profile_id <> %s
+    AND NOT team_lists_email(n.team_members, %s)
     AND n.id NOT IN (SELECT application_id FROM reviews WHERE reviewer_id = %s)
   GROUP BY n.id ORDER BY count(r.id), n.id LIMIT 1);
-`, seedReviewers, view, who, who)
+`, seedReviewers, view, who, whoEmail, who)
 	say("pgbench: shipped queue SQL, %d clients for %s...", clients, runFor)
 	if shipped, err = b.runPgbench(ctx, "shipped", shippedSQL); err != nil {
 		return 0, 0, err

@@ -41,14 +41,14 @@ func TestUsersCommands(t *testing.T) {
 	if p.Role != "superadmin" || p.EmailConfirmedAt == nil || p.DisplayName == nil || *p.DisplayName != "Root" {
 		t.Fatalf("profile = %+v", p)
 	}
-	if ok, _ := auth.VerifyPassword("first-superadmin", p.PasswordHash); !ok {
+	if ok, _ := auth.VerifyPassword(context.Background(), "first-superadmin", p.PasswordHash); !ok {
 		t.Fatal("the password read from stdin does not verify")
 	}
 
 	for name, args := range map[string][]string{
-		"ErrDuplicate":  {"users", "create", "--email", "ROOT@example.com", "--password", "another-one"},
+		"ErrDuplicate":  {"users", "create", "--email", "ROOT@example.com", "--password", "vivid orchard tempo"},
 		"ErrShortPw":    {"users", "create", "--email", "x@example.com", "--password", "short"},
-		"ErrBadRole":    {"users", "create", "--email", "y@example.com", "--password", "long-enough", "--role", "king"},
+		"ErrBadRole":    {"users", "create", "--email", "y@example.com", "--password", "vivid orchard tempo", "--role", "king"},
 		"ErrVPNoTeam":   {"users", "grant", "--email", "root@example.com", "--exec", "VP"},
 		"ErrNoAccount":  {"users", "grant", "--email", "ghost@example.com", "--role", "admin"},
 		"ErrNoEmail":    {"users", "grant", "--role", "admin"},
@@ -60,6 +60,17 @@ func TestUsersCommands(t *testing.T) {
 				t.Fatalf("%v succeeded: %s", args, out)
 			}
 		})
+	}
+
+	// The first superadmin's password passes the sign-up strength rule.
+	for _, pw := range []string{"password123", "Zelda Zelda 1", "zelda@example.com!"} {
+		out, err := runCmd(t, "", "users", "create", "--email", "zelda@example.com", "--name", "Zelda Zelda", "--password", pw)
+		if err == nil || !strings.Contains(err.Error(), "too easy to guess") {
+			t.Fatalf("create with weak password %q: %v\n%s", pw, err, out)
+		}
+	}
+	if _, err := store.ProfileGetByEmail(ctx, "zelda@example.com"); err == nil {
+		t.Fatal("an account was created with a weak password")
 	}
 
 	if out, err := runCmd(t, "", "users", "grant", "--email", "root@example.com", "--exec", "VP", "--subteam", "design", "--role", "admin"); err != nil {

@@ -7,11 +7,13 @@ import (
 	"io"
 	"time"
 
+	"hackdesk/config"
 	"hackdesk/seed"
 )
 
-// runSeed is `hackdesk seed`: demo and benchmark data in DATABASE_URL (or
-// the dev cluster). Progress bars go to stderr, the summary to stdout.
+// runSeed is `hackdesk seed`: demo and benchmark data in the dev cluster
+// (DATABASE_URL unset, or pointing at it); any other database only with
+// --force. Progress bars go to stderr, the summary to stdout.
 func runSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("seed", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -22,8 +24,14 @@ func runSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Int64Var(&o.Seed, "seed", 1, "generator seed: the same seed gives the same content")
 	fs.StringVar(&o.Password, "password", seed.DefaultPassword, "password of every seeded account")
 	fs.StringVar(&o.Prefix, "prefix", "", "email prefix keeping runs apart (default: from the seed and the time)")
+	force := fs.Bool("force", false, "seed a DATABASE_URL that is not the dev cluster (127.0.0.1:15432)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return usageError{}
+	}
+	if url := config.FromEnv().DatabaseURL; url != "" && !*force {
+		if err := seed.CheckTarget(url, devPostgresPort); err != nil {
+			return fmt.Errorf("seed: %w; it would add accounts that share one known password. Pass --force to seed it anyway", err)
+		}
 	}
 	store, err := openShellStore(ctx)
 	if err != nil {

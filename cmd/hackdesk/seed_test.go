@@ -12,7 +12,13 @@ import (
 func TestSeedCommand(t *testing.T) {
 	url := testenv.DatabaseURL(t)
 	t.Setenv("DATABASE_URL", url)
-	out, err := runCmd(t, "", "seed", "--applications", "50", "--reviewers", "3", "--reviews", "60")
+	// The test cluster is not the dev cluster: refused without --force,
+	// and nothing is written.
+	out, err := runCmd(t, "", "seed", "--applications", "5", "--reviewers", "1", "--reviews", "5")
+	if err == nil || !strings.Contains(err.Error(), "--force") || !strings.Contains(err.Error(), "not the dev cluster") {
+		t.Fatalf("seed without --force on a non-dev database: %v\n%s", err, out)
+	}
+	out, err = runCmd(t, "", "seed", "--force", "--applications", "50", "--reviewers", "3", "--reviews", "60")
 	if err != nil {
 		t.Fatalf("seed: %v\n%s", err, out)
 	}
@@ -36,9 +42,9 @@ func TestSeedCommand(t *testing.T) {
 	}
 
 	for name, args := range map[string][]string{
-		"ErrTooManyReviews": {"seed", "--applications", "5", "--reviewers", "2", "--reviews", "11"},
-		"ErrBadFlag":        {"seed", "--applicants", "5"},
-		"ErrExtraArgument":  {"seed", "now"},
+		"ErrTooManyReviews": {"seed", "--force", "--applications", "5", "--reviewers", "2", "--reviews", "11"},
+		"ErrBadFlag":        {"seed", "--force", "--applicants", "5"},
+		"ErrExtraArgument":  {"seed", "--force", "now"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if out, err := runCmd(t, "", args...); err == nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"hackdesk/app"
+	"hackdesk/auth"
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/devstack"
@@ -27,7 +28,7 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var name, password, role, exec, subteam *string
 	if args[0] == "create" {
 		name = fs.String("name", "", "display name")
-		password = fs.String("password", "", "password (8-128 characters); read from standard input when omitted")
+		password = fs.String("password", "", "password (8-128 characters, not easy to guess); read from standard input when omitted")
 		role = fs.String("role", "member", "member, admin or superadmin")
 	} else {
 		role = fs.String("role", "", "member, admin or superadmin")
@@ -56,6 +57,11 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 				return fmt.Errorf("users create: no password given")
 			}
 			*password = strings.TrimRight(line, "\r\n")
+		}
+		// Accounts made here are real ones (the first superadmin): their
+		// password must pass the same strength rule as a sign-up's.
+		if why := auth.CheckNewPassword(*password, *email, *name); why != "" {
+			return fmt.Errorf("users create: the password %s", why)
 		}
 		p, err := app.CreateUser(ctx, store, *email, *name, *password, *role)
 		if err != nil {

@@ -41,8 +41,10 @@ WHERE a.id = $1;
 
 -- name: ApplicationNextForReviewerView :one
 -- The assignment rule: submitted applications only, not the reviewer's own,
+-- not one whose team lists the reviewer's email (a conflict of interest),
 -- not one they reviewed; fewest reviews first, ties by id. The inner scan
--- follows applications_queue_idx and probes the (application_id,
+-- follows applications_queue_idx, tests the team list on the row it is on
+-- (an inlined expression, no extra look-up) and probes the (application_id,
 -- reviewer_id) unique index per candidate, so it stops at the first fit.
 -- The chosen row comes back in the reviewer view (team names included), so
 -- the queue costs one round trip.
@@ -53,13 +55,20 @@ WHERE a.id = (
     SELECT n.id FROM applications n
     WHERE n.status = 'submitted'
       AND n.profile_id <> @reviewer_id
+      AND NOT team_lists_email(n.team_members, @reviewer_email::text)
       AND NOT EXISTS (
           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
     ORDER BY n.review_count, n.id
     LIMIT 1);
 
--- name: ApplicationStatusOwner :one
-SELECT status, profile_id FROM applications WHERE id = $1;
+-- name: ApplicationReviewConflict :one
+-- What stands between a reviewer and an application: its status, whether
+-- it is the reviewer's own, and whether its team lists the reviewer.
+SELECT status,
+       profile_id = @reviewer_id AS own,
+       team_lists_email(team_members, @reviewer_email::text)::boolean AS on_team
+FROM applications
+WHERE id = @application_id;
 
 -- name: AdminApplicationList :many
 -- The admin applications table: one row per application with the

@@ -14,3 +14,12 @@ RETURNING *;
 -- A new token of a purpose retires the older ones.
 UPDATE auth_tokens SET used_at = now()
 WHERE profile_id = @profile_id AND purpose = @purpose AND used_at IS NULL;
+
+-- name: AuthTokenLive :one
+-- A live token of the purpose with its account's email and name, without
+-- using it: reset-password checks the token (and the new password against
+-- the account) before it spends a password hash.
+SELECT t.id, t.profile_id, p.email, p.display_name
+FROM auth_tokens t
+JOIN profiles p ON p.id = t.profile_id
+WHERE t.token_hash = @token_hash AND t.purpose = @purpose AND t.used_at IS NULL AND t.expires_at > now();

@@ -1,7 +1,8 @@
 -- name: EmailInsert :execrows
 -- Records an email once per idempotency key; a second insert is a no-op.
-INSERT INTO emails (idempotency_key, kind, to_address, subject, text_body, html_body)
-VALUES (@idempotency_key, @kind, @to_address, @subject, @text_body, @html_body)
+-- secret marks a body that carries a one-time link.
+INSERT INTO emails (idempotency_key, kind, to_address, subject, text_body, html_body, secret)
+VALUES (@idempotency_key, @kind, @to_address, @subject, @text_body, @html_body, @secret)
 ON CONFLICT (idempotency_key) DO NOTHING;
 
 -- name: EmailGetByKey :one
@@ -16,8 +17,12 @@ SET status = 'sending', attempts = attempts + 1, updated_at = now()
 WHERE id = $1;
 
 -- name: EmailMarkSent :exec
+-- With redact, a secret-bearing email's bodies are replaced by the given
+-- notice as it is marked sent: the audit trail keeps no usable link.
 UPDATE emails
-SET status = 'sent', provider_id = @provider_id, sent_at = now(), last_error = NULL, updated_at = now()
+SET status = 'sent', provider_id = @provider_id, sent_at = now(), last_error = NULL, updated_at = now(),
+    text_body = CASE WHEN secret AND @redact::boolean THEN @redacted_text::text ELSE text_body END,
+    html_body = CASE WHEN secret AND @redact::boolean THEN @redacted_html::text ELSE html_body END
 WHERE id = @id;
 
 -- name: EmailMarkPending :exec
@@ -26,8 +31,11 @@ SET status = 'pending', last_error = @last_error, updated_at = now()
 WHERE id = @id;
 
 -- name: EmailMarkFailed :exec
+-- Failed is final, so a secret-bearing body is redacted as for sent.
 UPDATE emails
-SET status = 'failed', last_error = @last_error, updated_at = now()
+SET status = 'failed', last_error = @last_error, updated_at = now(),
+    text_body = CASE WHEN secret AND @redact::boolean THEN @redacted_text::text ELSE text_body END,
+    html_body = CASE WHEN secret AND @redact::boolean THEN @redacted_html::text ELSE html_body END
 WHERE id = @id;
 
 -- name: EmailList :many

@@ -3,6 +3,19 @@ INSERT INTO profiles (email, display_name, password_hash, role, email_confirmed_
 VALUES (@email, @display_name, @password_hash, @role, @email_confirmed_at)
 RETURNING *;
 
+-- name: ProfileInsertNew :one
+-- Sign-up: creates the account unless the email has one already (then no
+-- row, and the statement leaves the transaction usable).
+INSERT INTO profiles (email, display_name, password_hash, role)
+VALUES (@email, @display_name, @password_hash, 'member')
+ON CONFLICT DO NOTHING
+RETURNING *;
+
+-- name: ProfileLockByEmail :one
+-- The account row, locked until the transaction ends: requests that issue
+-- tokens for one account (forgot-password) run one after the other.
+SELECT * FROM profiles WHERE lower(email) = lower(@email::text) FOR UPDATE;
+
 -- name: ProfileGetByEmail :one
 SELECT * FROM profiles WHERE lower(email) = lower(@email::text);
 
@@ -30,12 +43,13 @@ LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
 WHERE p.id = $1;
 
 -- name: ProfileSearchConfirmed :many
--- Team-member search: confirmed accounts whose name or email contains the
--- query (case-insensitive), never the caller; alphabetical.
+-- Team-member search: confirmed accounts whose "email name" matches the
+-- LIKE pattern (lower case), never the caller; alphabetical. The handler
+-- never sends a pattern that matches everyone.
 SELECT id, email, display_name FROM profiles
 WHERE email_confirmed_at IS NOT NULL
   AND id <> @caller_id
-  AND (@pattern::text = '' OR (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE @pattern::text)
+  AND (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE @pattern::text
 ORDER BY lower(coalesce(display_name, email)), lower(email)
 LIMIT @max_rows;
 

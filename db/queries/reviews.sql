@@ -1,15 +1,17 @@
 -- name: ReviewInsertChecked :one
--- Records a review of a submitted application that is not the reviewer's
--- own, in one statement (the trigger moves the counters in the same
--- transaction), and returns the reviewer's total including it: the
--- statement's snapshot predates the trigger's update, hence the + 1. No row
--- when the application is missing, a draft, the reviewer's own, or already
+-- Records a review of a submitted application that is neither the
+-- reviewer's own nor one whose team lists them, in one statement (the
+-- trigger moves the counters in the same transaction), and returns the
+-- reviewer's total including it: the statement's snapshot predates the
+-- trigger's update, hence the + 1. No row when the application is missing,
+-- a draft, the reviewer's own, lists them on its team, or was already
 -- reviewed by them; callers tell these apart on that error path only.
 WITH ins AS (
     INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
     SELECT a.id, @reviewer_id, @resume_score, @links_score, @q1_score, @q2_score
     FROM applications a
     WHERE a.id = @application_id AND a.status = 'submitted' AND a.profile_id <> @reviewer_id
+      AND NOT team_lists_email(a.team_members, @reviewer_email::text)
     ON CONFLICT (application_id, reviewer_id) DO NOTHING
     RETURNING *
 )

@@ -4,18 +4,21 @@ VALUES (@token_hash, @profile_id, @expires_at)
 RETURNING *;
 
 -- name: SessionPrincipal :one
--- The caller behind a session token: live (not revoked, not past its
--- absolute expiry, used within the idle window) with its current role and
--- active exec role, read fresh on every request.
-SELECT s.id AS session_id, s.last_seen_at, p.id AS profile_id, p.email, p.role,
+-- The caller behind a session token: not revoked and not past its stored
+-- absolute expiry, with its current role and active exec role, read fresh
+-- on every request. The idle and role-dependent limits are applied by the
+-- caller to the returned times, measured against db_now (the clock that
+-- wrote them).
+SELECT s.id AS session_id, s.created_at, s.last_seen_at, s.expires_at,
+       now()::timestamptz AS db_now,
+       p.id AS profile_id, p.email, p.role,
        e.position AS exec_position, e.subteam AS exec_subteam
 FROM sessions s
 JOIN profiles p ON p.id = s.profile_id
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
 WHERE s.token_hash = @token_hash
   AND s.revoked_at IS NULL
-  AND s.expires_at > now()
-  AND s.last_seen_at > now() - make_interval(secs => @idle_seconds::float8);
+  AND s.expires_at > now();
 
 -- name: SessionTouch :exec
 UPDATE sessions SET last_seen_at = now() WHERE id = $1;
@@ -25,3 +28,22 @@ UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL;
 
 -- name: SessionRevokeAllForProfile :execrows
 UPDATE sessions SET revoked_at = now() WHERE profile_id = $1 AND revoked_at IS NULL;
+
+-- name: SessionListForProfile :many
+-- A person's sessions that are neither revoked nor past their stored
+-- absolute expiry, newest first; the caller drops those past the idle or
+-- role-dependent limits (measured against db_now).
+SELECT id, created_at, last_seen_at, expires_at, now()::timestamptz AS db_now
+FROM sessions
+WHERE profile_id = @profile_id AND revoked_at IS NULL AND expires_at > now()
+ORDER BY created_at DESC, id;
+
+-- name: SessionRevokeOthers :many
+-- Signs a person out everywhere but one session: every unrevoked session
+-- except keep_id is revoked (expired ones too, so none can come back to
+-- life under a later role's longer limits). Returns the revoked sessions'
+-- times so the caller can count those that were still live.
+UPDATE sessions
+SET revoked_at = now()
+WHERE profile_id = @profile_id AND id <> @keep_id AND revoked_at IS NULL
+RETURNING created_at, last_seen_at, expires_at, now()::timestamptz AS db_now;

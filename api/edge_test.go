@@ -1,0 +1,357 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+	"go.yaml.in/yaml/v3"
+
+	"hackdesk/config"
+)
+
+func TestClientAddr(t *testing.T) {
+	trusted, err := config.ParseTrustedProxies("10.0.0.0/8, 192.168.1.7, 2001:db8::/32")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		peer string
+		xff  []string
+		want string
+	}{
+		{"UntrustedPeerKeepsAddress", "203.0.113.9:4321", []string{"198.51.100.1"}, "203.0.113.9:4321"},
+		{"UntrustedLoopback", "127.0.0.1:4321", []string{"198.51.100.1"}, "127.0.0.1:4321"},
+		{"TrustedPeerWithoutHeader", "10.0.0.2:4321", nil, "10.0.0.2:4321"},
+		{"TrustedPeerOneHop", "10.0.0.2:4321", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"RightMostUntrustedWins", "10.0.0.2:4321", []string{"1.1.1.1, 2.2.2.2, 198.51.100.1"}, "198.51.100.1"},
+		{"TrustedHopsSkipped", "10.0.0.2:4321", []string{"1.1.1.1, 198.51.100.1, 10.9.9.9, 192.168.1.7"}, "198.51.100.1"},
+		{"SeveralHeaderLines", "10.0.0.2:4321", []string{"1.1.1.1", "198.51.100.1, 10.1.1.1"}, "198.51.100.1"},
+		{"AllTrustedTakesLeftMost", "10.0.0.2:4321", []string{"10.3.3.3, 10.4.4.4"}, "10.3.3.3"},
+		{"GarbageStopsTheWalk", "10.0.0.2:4321", []string{"198.51.100.1, not-an-ip, 10.4.4.4"}, "10.4.4.4"},
+		{"GarbageRightMostKeepsPeer", "10.0.0.2:4321", []string{"198.51.100.1, unknown"}, "10.0.0.2:4321"},
+		{"EmptyHopStopsTheWalk", "10.0.0.2:4321", []string{"198.51.100.1,"}, "10.0.0.2:4321"},
+		{"HopWithPort", "10.0.0.2:4321", []string{"198.51.100.1:9999"}, "198.51.100.1"},
+		{"IPv6Hop", "10.0.0.2:4321", []string{"[2001:db9::5]:80"}, "2001:db9::5"},
+		{"IPv6TrustedPeer", "[2001:db8::1]:4321", []string{"2001:db9::5, 2001:db8::2"}, "2001:db9::5"},
+		{"MappedHop", "10.0.0.2:4321", []string{"::ffff:198.51.100.1"}, "198.51.100.1"},
+		{"MappedTrustedPeer", "[::ffff:10.0.0.2]:4321", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"PeerWithoutPort", "10.0.0.2", []string{"198.51.100.1"}, "198.51.100.1"},
+		{"UnparsablePeer", "pipe", []string{"198.51.100.1"}, "pipe"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := clientAddr(tc.peer, tc.xff, trusted); got != tc.want {
+				t.Errorf("clientAddr(%q, %q) = %q, want %q", tc.peer, tc.xff, got, tc.want)
+			}
+		})
+	}
+}
+
+// The headers chi's RealIP believed are never read: with nothing trusted
+// (the default) no header moves the address, and behind a trusted proxy
+// only X-Forwarded-For does.
+func TestRealIPIgnoresClientHeaders(t *testing.T) {
+	spoof := http.Header{
+		"X-Forwarded-For": {"198.51.100.1"}, "X-Real-Ip": {"198.51.100.2"},
+		"True-Client-Ip": {"198.51.100.3"}, "Forwarded": {"for=198.51.100.4"},
+	}
+	for _, tc := range []struct {
+		name, trusted string
+		header        http.Header
+		want          string
+	}{
+		{"NothingTrusted", "", spoof, "127.0.0.1:1234"},
+		{"TrustedProxyUsesXFF", "127.0.0.1", spoof, "198.51.100.1"},
+		{"TrustedProxyOtherHeaders", "127.0.0.1/32", http.Header{"X-Real-Ip": {"198.51.100.2"}, "True-Client-Ip": {"198.51.100.3"}}, "127.0.0.1:1234"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEdge(config.Config{TrustedProxies: tc.trusted}, nil)
+			var got string
+			h := e.realIP(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = r.RemoteAddr }))
+			r := httptest.NewRequest(http.MethodPost, "/api/auth/login", nil)
+			r.RemoteAddr = "127.0.0.1:1234"
+			r.Header = tc.header.Clone()
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			if got != tc.want {
+				t.Errorf("RemoteAddr = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSafeRequestID(t *testing.T) {
+	for id, want := range map[string]bool{
+		"trace-42":              true,
+		"a":                     true,
+		"A.b_c-9":               true,
+		strings.Repeat("x", 64): true,
+		strings.Repeat("x", 65): false,
+		"":                      false,
+		"has space":             false,
+		"line\nbreak":           false,
+		"<script>":              false,
+		"host/abc-000001":       false,
+		"é":                     false,
+	} {
+		if got := safeRequestID(id); got != want {
+			t.Errorf("safeRequestID(%q) = %v, want %v", id, got, want)
+		}
+	}
+}
+
+func TestRequestIDMiddleware(t *testing.T) {
+	for _, tc := range []struct {
+		name, sent string
+		kept       bool
+	}{
+		{"Safe", "trace-42", true},
+		{"TooLong", strings.Repeat("x", 65), false},
+		{"Unsafe", "x\r\ninjected: 1", false},
+		{"Missing", "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var inCtx string
+			h := requestID(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { inCtx = middleware.GetReqID(r.Context()) }))
+			r := httptest.NewRequest(http.MethodGet, "/healthz", nil)
+			if tc.sent != "" {
+				r.Header["X-Request-Id"] = []string{tc.sent}
+			}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, r)
+			got := w.Header().Get("X-Request-Id")
+			if got != inCtx {
+				t.Errorf("response id %q, context id %q: want the same", got, inCtx)
+			}
+			if tc.kept && got != tc.sent {
+				t.Errorf("id = %q, want the client's %q", got, tc.sent)
+			}
+			if !tc.kept && (got == tc.sent || !safeRequestID(got)) {
+				t.Errorf("id = %q, want a new safe id", got)
+			}
+		})
+	}
+}
+
+func TestSecurityHeaders(t *testing.T) {
+	s := New(Deps{Auth: fixedAuth{}})
+	for _, tc := range []struct {
+		path    string
+		noStore bool
+	}{
+		{"/api/auth/login", true},
+		{"/api/auth/nope", true},
+		{"/api/profile", true},
+		{"/api/openapi.yaml", false},
+		{"/api/nope", false},
+		{"/api/profiles", false},
+	} {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, tc.path, nil))
+		h := w.Header()
+		if h.Get("X-Content-Type-Options") != "nosniff" || h.Get("Referrer-Policy") != "no-referrer" {
+			t.Errorf("GET %s: X-Content-Type-Options %q, Referrer-Policy %q", tc.path, h.Get("X-Content-Type-Options"), h.Get("Referrer-Policy"))
+		}
+		if got := h.Get("Cache-Control") == "no-store"; got != tc.noStore {
+			t.Errorf("GET %s: Cache-Control %q, want no-store: %v", tc.path, h.Get("Cache-Control"), tc.noStore)
+		}
+	}
+}
+
+func TestCanonicalOrigin(t *testing.T) {
+	for in, want := range map[string]string{
+		"http://hackdesk.test":          "http://hackdesk.test",
+		"HTTPS://Hackdesk.Example:443/": "https://hackdesk.example",
+		"http://127.0.0.1:8080/app":     "http://127.0.0.1:8080",
+		"http://[::1]:8080":             "http://[::1]:8080",
+		"http://example.org:80":         "http://example.org",
+		"null":                          "",
+		"":                              "",
+		"ftp://example.org":             "",
+		"http://u:p@example.org":        "",
+	} {
+		if got := canonicalOrigin(in); got != want {
+			t.Errorf("canonicalOrigin(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestCrossSite(t *testing.T) {
+	e := newEdge(config.Config{PublicURL: "https://hackdesk.example"}, nil)
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		want   bool
+	}{
+		{"NoHeaders", nil, false},
+		{"SameOrigin", map[string]string{"Sec-Fetch-Site": "same-origin"}, false},
+		{"None", map[string]string{"Sec-Fetch-Site": "none"}, false},
+		{"CrossSite", map[string]string{"Sec-Fetch-Site": "cross-site"}, true},
+		{"SameSite", map[string]string{"Sec-Fetch-Site": "same-site"}, true},
+		{"UnknownValue", map[string]string{"Sec-Fetch-Site": "whatever"}, true},
+		{"OwnOrigin", map[string]string{"Origin": "https://hackdesk.example"}, false},
+		{"OwnOriginDefaultPort", map[string]string{"Origin": "https://hackdesk.example:443"}, false},
+		{"ForeignOrigin", map[string]string{"Origin": "https://evil.example"}, true},
+		{"SiblingOrigin", map[string]string{"Origin": "https://app.hackdesk.example"}, true},
+		{"HTTPOrigin", map[string]string{"Origin": "http://hackdesk.example"}, true},
+		{"NullOrigin", map[string]string{"Origin": "null"}, true},
+		{"SameOriginButForeignOrigin", map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": "https://evil.example"}, true},
+		{"SameOriginAndOwnOrigin", map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": "https://hackdesk.example"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/api/auth/logout", nil)
+			for k, v := range tc.header {
+				r.Header.Set(k, v)
+			}
+			if got := e.crossSite(r); got != tc.want {
+				t.Errorf("crossSite = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// The gate applies the cross-site and body-type rules before any handler
+// runs. A fixed principal stands for a valid session.
+func TestGateCrossSiteAndBodyType(t *testing.T) {
+	member := &Principal{Role: "member"}
+	s := New(Deps{Config: config.Config{PublicURL: "https://hackdesk.example"}, Auth: fixedAuth{member}})
+	cookie := &http.Cookie{Name: sessionCookie, Value: "tok"}
+	for _, tc := range []struct {
+		name, method, path string
+		cookie             bool
+		header             map[string]string
+		body               string
+		want               int
+	}{
+		{"CookieCrossSiteLogout", "POST", "/api/auth/logout", true, map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403},
+		{"CookieSameSiteDeleteSessions", "DELETE", "/api/auth/sessions", true, map[string]string{"Sec-Fetch-Site": "same-site"}, "", 403},
+		{"CookieForeignOriginPatch", "PATCH", "/api/profile", true, map[string]string{"Origin": "https://evil.example", "Content-Type": "application/json"}, `{}`, 403},
+		{"CookieCrossSiteUpload", "POST", "/api/applications/resumes", true, map[string]string{"Sec-Fetch-Site": "cross-site", "Content-Type": "multipart/form-data; boundary=b"}, "--b--\r\n", 403},
+		{"BearerCrossSiteTextBody", "POST", "/api/auth/logout", false, map[string]string{"Sec-Fetch-Site": "cross-site", "Authorization": "Bearer x", "Content-Type": "text/plain"}, "hi", 415},
+		{"CookieSameOriginTextBody", "POST", "/api/applications/submit", true, map[string]string{"Sec-Fetch-Site": "same-origin", "Content-Type": "text/plain"}, "hi", 415},
+		{"BodyWithoutContentType", "POST", "/api/applications/submit", true, nil, "{}", 415},
+		{"FormBodyOnPublicRoute", "POST", "/api/auth/login", false, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "email=a", 415},
+		{"CookieCrossSiteGetPasses", "GET", "/api/openapi.yaml", true, map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body *strings.Reader
+			if tc.body != "" {
+				body = strings.NewReader(tc.body)
+			}
+			var r *http.Request
+			if body != nil {
+				r = httptest.NewRequest(tc.method, tc.path, body)
+			} else {
+				r = httptest.NewRequest(tc.method, tc.path, nil)
+			}
+			if tc.cookie {
+				r.AddCookie(cookie)
+			}
+			for k, v := range tc.header {
+				r.Header.Set(k, v)
+			}
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, r)
+			if w.Code != tc.want {
+				t.Fatalf("%s %s = %d, want %d; body %s", tc.method, tc.path, w.Code, tc.want, w.Body)
+			}
+		})
+	}
+}
+
+// Cross-site unsafe requests may be refused with 403 on every route that
+// needs a caller, and any body not in JSON with 415 on every route that
+// takes one: the document lists both answers wherever they can happen.
+func TestOpenAPIListsEdgeRefusals(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]any `yaml:"responses"`
+		} `yaml:"paths"`
+	}
+	if err := yaml.Unmarshal(openAPISpec, &doc); err != nil {
+		t.Fatalf("openapi.yaml: %v", err)
+	}
+	s := New(Deps{})
+	for _, rt := range s.routes() {
+		if !unsafeMethod(rt.method) {
+			continue
+		}
+		op, ok := doc.Paths[rt.pattern][strings.ToLower(rt.method)]
+		if !ok {
+			continue // TestOpenAPICoversRoutes reports it
+		}
+		if _, ok := op.Responses["415"]; !ok {
+			t.Errorf("%s %s does not list 415 (a body that is not the expected type)", rt.method, rt.pattern)
+		}
+		if _, ok := op.Responses["403"]; !ok && rt.policy != Public {
+			t.Errorf("%s %s does not list 403 (a cross-site request with the session cookie)", rt.method, rt.pattern)
+		}
+	}
+}
+
+// The gate resolves the route on the escaped path, as the router does.
+func TestGateResolvesEscapedPath(t *testing.T) {
+	s := New(Deps{Auth: fixedAuth{}})
+	for _, path := range []string{
+		"/api/admin/applications/a%2Fb",
+		"/api/admin/applications/a%252Fb",
+		"/api/admin/applications/%2e%2e",
+		"/api/admin/applications/x",
+	} {
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+		if w.Code != http.StatusUnauthorized {
+			t.Errorf("anonymous GET %s = %d, want 401; body %s", path, w.Code, w.Body)
+		}
+	}
+}
+
+func TestRoutePath(t *testing.T) {
+	for _, tc := range []struct{ target, want string }{
+		{"/api/admin/applications/a%2Fb", "/api/admin/applications/a%2Fb"},
+		// Path "a%2Fb" re-encodes to what was sent, so there is no RawPath.
+		{"/api/admin/applications/a%252Fb", "/api/admin/applications/a%2Fb"},
+		{"/api/admin/applications/ab", "/api/admin/applications/ab"},
+		{"/api/%61dmin", "/api/%61dmin"},
+	} {
+		r := httptest.NewRequest(http.MethodGet, tc.target, nil)
+		if _, got := routePath(r); got != tc.want {
+			t.Errorf("routePath(%s) = %q, want %q", tc.target, got, tc.want)
+		}
+	}
+	r := httptest.NewRequest(http.MethodGet, "/x", nil)
+	rctx := chi.NewRouteContext()
+	rctx.RoutePath, rctx.RouteMethod = "/sub", http.MethodPost
+	r = r.WithContext(context.WithValue(r.Context(), chi.RouteCtxKey, rctx))
+	if m, p := routePath(r); m != http.MethodPost || p != "/sub" {
+		t.Errorf("routePath with a sub-router context = %s %s, want POST /sub", m, p)
+	}
+}
+
+// A handler in the table runs only for a request the gate resolved to its
+// own route.
+func TestGatedHandlerNeedsTheGate(t *testing.T) {
+	s := New(Deps{Auth: fixedAuth{}})
+	called := false
+	h := s.gated("GET /api/admin/applications/{id}", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { called = true }))
+	for _, gate := range []string{"", "GET /api/admin/applications"} {
+		r := httptest.NewRequest(http.MethodGet, "/api/admin/applications/x", nil)
+		if gate != "" {
+			r = r.WithContext(context.WithValue(r.Context(), gateKey{}, gate))
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if called || w.Code != http.StatusNotFound {
+			t.Fatalf("gate %q: status %d, handler called %v; want 404, not called", gate, w.Code, called)
+		}
+	}
+	r := httptest.NewRequest(http.MethodGet, "/api/admin/applications/x", nil)
+	h.ServeHTTP(httptest.NewRecorder(), r.WithContext(context.WithValue(r.Context(), gateKey{}, "GET /api/admin/applications/{id}")))
+	if !called {
+		t.Fatal("handler not called for its own route")
+	}
+}

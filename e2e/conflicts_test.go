@@ -1,0 +1,172 @@
+package e2e
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"hackdesk/app"
+)
+
+// setTeam writes an application's team list straight to the database, so a
+// test can use spellings the PATCH endpoint would normalize.
+func setTeam(t *testing.T, a *app.App, appID uuid.UUID, team string) {
+	t.Helper()
+	if _, err := a.Store.Pool().Exec(context.Background(),
+		`UPDATE applications SET team_members = $2 WHERE id = $1`, appID, team); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// conflictFixture is an admin with a mixed-case email and applications that
+// sort first in the queue: their own, two whose teams list them (other case,
+// spaces around the comma), and two whose teams only contain their email
+// as part of a longer one.
+type conflictFixture struct {
+	reviewer, other   uuid.UUID
+	own, team, spaced uuid.UUID
+	prefix, suffix    uuid.UUID
+	clean             uuid.UUID
+}
+
+func buildConflictFixture(t *testing.T, a *app.App) conflictFixture {
+	t.Helper()
+	id := uuid.MustParse
+	f := conflictFixture{
+		reviewer: account(t, a, "Grace.Hopper@Example.com", "Grace", "admin"),
+		other:    account(t, a, "other.admin@example.com", "Other", "admin"),
+		own:      id("00000000-0000-0000-0000-000000000001"),
+		team:     id("00000000-0000-0000-0000-000000000002"),
+		spaced:   id("00000000-0000-0000-0000-000000000003"),
+		prefix:   id("00000000-0000-0000-0000-000000000004"),
+		suffix:   id("00000000-0000-0000-0000-000000000005"),
+		clean:    id("00000000-0000-0000-0000-000000000006"),
+	}
+	seedApplication(t, a, f.own, f.reviewer, "submitted")
+	for i, appID := range []uuid.UUID{f.team, f.spaced, f.prefix, f.suffix, f.clean} {
+		owner := account(t, a, "applicant"+string(rune('a'+i))+"@example.com", "Applicant", "member")
+		seedApplication(t, a, appID, owner, "submitted")
+	}
+	setTeam(t, a, f.team, "friend@example.com,grace.hopper@example.COM")
+	setTeam(t, a, f.spaced, "friend@example.com , GRACE.HOPPER@EXAMPLE.COM ")
+	setTeam(t, a, f.prefix, "xgrace.hopper@example.com")
+	setTeam(t, a, f.suffix, "grace.hopper@example.com.au,friend@example.com")
+	// The reviewer's own application names a teammate; that alone is not a
+	// conflict for the teammate's reviewers.
+	setTeam(t, a, f.own, "friend@example.com")
+	return f
+}
+
+// TestReviewConflictQueue: the queue never serves the reviewer's own
+// application or one whose team lists them, however the email is spelled,
+// and still serves teams where their email is only part of another.
+func TestReviewConflictQueue(t *testing.T) {
+	a, anon := newApp(t)
+	f := buildConflictFixture(t, a)
+	c := as(t, a, anon, f.reviewer)
+	for i, want := range []uuid.UUID{f.prefix, f.suffix, f.clean} {
+		got, status := next(t, c)
+		if status != http.StatusOK || got != want {
+			t.Fatalf("call %d: got %v (status %d), want %v", i+1, got, status, want)
+		}
+		score(t, c, got, http.StatusOK)
+	}
+	c.expect(http.StatusNotFound, "GET", "/api/applications/random", nil)
+
+	// Another admin is served the same applications, conflicts included.
+	if got, _ := next(t, as(t, a, anon, f.other)); got != f.own {
+		t.Fatalf("other admin's first = %v, want %v", got, f.own)
+	}
+}
+
+// TestReviewConflictSubmit: a review of one's own application or of one
+// whose team lists the reviewer is refused with 403 and records nothing.
+func TestReviewConflictSubmit(t *testing.T) {
+	a, anon := newApp(t)
+	f := buildConflictFixture(t, a)
+	c := as(t, a, anon, f.reviewer)
+	for _, tc := range []struct {
+		name    string
+		app     uuid.UUID
+		message string
+	}{
+		{"own", f.own, "You cannot review your own application"},
+		{"team", f.team, "You cannot review an application that lists you as a team member"},
+		{"team with spaces and other case", f.spaced, "You cannot review an application that lists you as a team member"},
+	} {
+		var e errorJSON
+		score(t, c, tc.app, http.StatusForbidden).JSON(t, &e)
+		if e.Error != "Forbidden" || e.Message != tc.message {
+			t.Fatalf("%s: body %+v", tc.name, e)
+		}
+	}
+	var n int
+	if err := a.Store.Pool().QueryRow(context.Background(),
+		`SELECT count(*) FROM reviews WHERE reviewer_id = $1`, f.reviewer).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("reviews by the reviewer = %d (%v), want 0", n, err)
+	}
+	// An email that only contains theirs is no conflict.
+	score(t, c, f.prefix, http.StatusOK)
+	score(t, c, f.suffix, http.StatusOK)
+	// A second review of a conflicted application is still 403, not 409:
+	// the conflict is checked first.
+	seedReview(t, a, f.team, f.reviewer)
+	score(t, c, f.team, http.StatusForbidden)
+	// Others may review them.
+	o := as(t, a, anon, f.other)
+	score(t, o, f.own, http.StatusOK)
+	score(t, o, f.team, http.StatusOK)
+}
+
+// TestReviewConflictAdminDetails: the admin details of one's own
+// application, or of one whose team lists the caller, withhold the
+// reviews; others see them.
+func TestReviewConflictAdminDetails(t *testing.T) {
+	a, anon := newApp(t)
+	f := buildConflictFixture(t, a)
+	third := account(t, a, "third.admin@example.com", "Third", "admin")
+	for _, appID := range []uuid.UUID{f.own, f.team, f.spaced, f.prefix} {
+		seedReview(t, a, appID, f.other)
+		seedReview(t, a, appID, third)
+	}
+	type details struct {
+		Application struct {
+			ID uuid.UUID `json:"id"`
+		} `json:"application"`
+		Reviews       []adminReviewJSON `json:"reviews"`
+		ReviewsHidden *bool             `json:"reviews_hidden"`
+	}
+	get := func(c *client, appID uuid.UUID) details {
+		t.Helper()
+		var d details
+		c.expect(http.StatusOK, "GET", "/api/admin/applications/"+appID.String(), nil).JSON(t, &d)
+		if d.Application.ID != appID || d.ReviewsHidden == nil || d.Reviews == nil {
+			t.Fatalf("details of %v: %+v", appID, d)
+		}
+		return d
+	}
+	me := as(t, a, anon, f.reviewer)
+	for _, appID := range []uuid.UUID{f.own, f.team, f.spaced} {
+		if d := get(me, appID); !*d.ReviewsHidden || len(d.Reviews) != 0 {
+			t.Fatalf("%v as the reviewer: hidden=%v reviews=%d, want hidden and none", appID, *d.ReviewsHidden, len(d.Reviews))
+		}
+	}
+	if d := get(me, f.prefix); *d.ReviewsHidden || len(d.Reviews) != 2 {
+		t.Fatalf("prefix as the reviewer: hidden=%v reviews=%d, want 2 shown", *d.ReviewsHidden, len(d.Reviews))
+	}
+	other := as(t, a, anon, f.other)
+	for _, appID := range []uuid.UUID{f.own, f.team} {
+		if d := get(other, appID); *d.ReviewsHidden || len(d.Reviews) != 2 {
+			t.Fatalf("%v as another admin: hidden=%v reviews=%d, want 2 shown", appID, *d.ReviewsHidden, len(d.Reviews))
+		}
+	}
+	// A superadmin applicant is held to the same rule.
+	super := account(t, a, "super@example.com", "Super", "superadmin")
+	setTeam(t, a, f.clean, "Super@Example.com")
+	seedReview(t, a, f.clean, f.other)
+	if d := get(as(t, a, anon, super), f.clean); !*d.ReviewsHidden || len(d.Reviews) != 0 {
+		t.Fatalf("superadmin on the team: hidden=%v reviews=%d", *d.ReviewsHidden, len(d.Reviews))
+	}
+}
