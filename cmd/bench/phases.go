@@ -82,6 +82,10 @@ func (b *bench) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	hiringWall, hiringEmails, err := b.hiringFinalization(ctx)
+	if err != nil {
+		return err
+	}
 	b.headline = []string{
 		fmt.Sprintf("queue_rps=%.0f", queueRPS),
 		fmt.Sprintf("queue_p99_ms=%.1f", queueP99),
@@ -90,6 +94,8 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("reviews_per_s=%.0f", reviewsPerS),
 		fmt.Sprintf("leaderboard_p50_ms=%.1f", lbP50),
 		fmt.Sprintf("wf_p95_ms=%.0f", wfP95),
+		fmt.Sprintf("hiring_finalize_s=%.1f", hiringWall.Seconds()),
+		fmt.Sprintf("hiring_emails_per_s=%.0f", hiringEmails),
 	}
 	return b.report(ctx, time.Since(start))
 }

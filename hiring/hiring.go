@@ -1,0 +1,170 @@
+// Package hiring holds the rules of exec hiring: the selection statuses,
+// who may set which, which moves are allowed, and a VP's scope.
+package hiring
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Status is a selection's review status (the same strings in the API and
+// the database).
+type Status string
+
+// The statuses in review order. The first four are the review statuses a
+// VP may set; the rest only a President.
+const (
+	InReview      Status = "in_review"
+	Interviewing  Status = "interviewing"
+	Wanted        Status = "wanted"
+	NotWanted     Status = "not_wanted"
+	OfferSent     Status = "offer_sent"
+	AcceptedOffer Status = "accepted_offer"
+	DeclinedOffer Status = "declined_offer"
+	RejectionSent Status = "rejection_sent"
+)
+
+// Statuses lists every status.
+func Statuses() []Status {
+	return []Status{InReview, Interviewing, Wanted, NotWanted, OfferSent, AcceptedOffer, DeclinedOffer, RejectionSent}
+}
+
+// Valid reports whether s is a known status.
+func (s Status) Valid() bool {
+	for _, v := range Statuses() {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// review reports whether s is one of the four review statuses.
+func (s Status) review() bool {
+	return s == InReview || s == Interviewing || s == Wanted || s == NotWanted
+}
+
+// Final reports whether nothing moves a selection out of s.
+func (s Status) Final() bool {
+	return s == AcceptedOffer || s == DeclinedOffer || s == RejectionSent
+}
+
+// Emails reports whether reaching s emails the applicant.
+func (s Status) Emails() bool { return s == OfferSent || s == RejectionSent }
+
+// Role is the hiring role a caller acts in.
+type Role string
+
+// The hiring roles: a VP reviews their subteam; a President (or a
+// superadmin, who acts as one) decides for every subteam.
+const (
+	VP        Role = "VP"
+	President Role = "President"
+)
+
+// ErrRole is a VP setting a status only a President may set.
+var ErrRole = errors.New("only the President may set this status")
+
+// MoveError is a move the status machine does not allow.
+type MoveError struct{ From, To Status }
+
+func (e *MoveError) Error() string { return fmt.Sprintf("cannot move from %s to %s", e.From, e.To) }
+
+// CanMove checks one status change by a caller in role, in the order the
+// API answers: the role first (ErrRole), then the move (*MoveError). The
+// same status again is allowed (and changes nothing). Allowed moves: among
+// the four review statuses freely; wanted to offer_sent; any review status
+// to rejection_sent; offer_sent to accepted_offer or declined_offer.
+// accepted_offer, declined_offer and rejection_sent are final.
+func CanMove(role Role, from, to Status) error {
+	if !from.Valid() || !to.Valid() {
+		return &MoveError{From: from, To: to}
+	}
+	if role != President && !to.review() {
+		return ErrRole
+	}
+	if from == to {
+		return nil
+	}
+	ok := false
+	switch {
+	case from.review() && to.review():
+		ok = true
+	case from == Wanted && to == OfferSent:
+		ok = true
+	case from.review() && to == RejectionSent:
+		ok = true
+	case from == OfferSent && (to == AcceptedOffer || to == DeclinedOffer):
+		ok = true
+	}
+	if !ok {
+		return &MoveError{From: from, To: to}
+	}
+	return nil
+}
+
+// Scope is which selections a caller sees and changes: every subteam's
+// (All) or one subteam's.
+type Scope struct {
+	All     bool
+	Subteam string
+}
+
+// ScopeOf resolves a caller's scope from their role and active exec role:
+// a superadmin or President sees everything, a VP their subteam, anyone
+// else nothing (ok false).
+func ScopeOf(superadmin bool, execPosition, execSubteam string) (Scope, Role, bool) {
+	switch {
+	case superadmin || execPosition == string(President):
+		return Scope{All: true}, President, true
+	case execPosition == string(VP) && execSubteam != "":
+		return Scope{Subteam: execSubteam}, VP, true
+	}
+	return Scope{}, "", false
+}
+
+// Covers reports whether a selection of a position in subteam is within
+// the scope.
+func (s Scope) Covers(subteam string) bool { return s.All || s.Subteam == subteam }
+
+// Grant is what a position gives its hire at finalization.
+type Grant string
+
+// The grants of a position.
+const (
+	GrantPresident Grant = "president"
+	GrantVP        Grant = "vp"
+	GrantExec      Grant = "exec"
+)
+
+// Grants lists every grant.
+func Grants() []Grant { return []Grant{GrantPresident, GrantVP, GrantExec} }
+
+// Valid reports whether g is a known grant.
+func (g Grant) Valid() bool { return g == GrantPresident || g == GrantVP || g == GrantExec }
+
+// ExecPosition is the exec role a grant gives: President, VP or Exec.
+func (g Grant) ExecPosition() string {
+	switch g {
+	case GrantPresident:
+		return "President"
+	case GrantVP:
+		return "VP"
+	}
+	return "Exec"
+}
+
+// MaxPositions is how many positions one application may choose.
+const MaxPositions = 3
+
+// CheckAllHandsURL returns why u is not an acceptable all-hands link (an
+// https URL with a host), or "".
+func CheckAllHandsURL(u string) string {
+	p, err := url.Parse(strings.TrimSpace(u))
+	if err != nil || p.Scheme != "https" || p.Host == "" || p.User != nil || len(u) > 500 {
+		return "must be an https URL"
+	}
+	return ""
+}
