@@ -35,22 +35,33 @@ type ResumeActivities struct {
 	Blob  *storage.Store
 }
 
+// HiringActivities finalize exec hiring: promotions, demotions and
+// welcome emails.
+type HiringActivities struct {
+	Store *db.Store
+}
+
 // Set is every activity struct of the service, as the worker registers
 // them.
 type Set struct {
 	Email  *EmailActivities
 	Rsvp   *RsvpActivities
 	Resume *ResumeActivities
+	Hiring *HiringActivities
+	// Foundry has no code host until the app sets one (app.Activities).
+	Foundry *FoundryActivities
 }
 
 // NewSet builds every activity struct from the shared dependencies.
 func NewSet(store *db.Store, blob *storage.Store, mailer mail.Sender, mailFrom string) Set {
 	return Set{
-		Email:  &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
-		Rsvp:   &RsvpActivities{Store: store},
-		Resume: &ResumeActivities{Store: store, Blob: blob},
+		Email:   &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
+		Rsvp:    &RsvpActivities{Store: store},
+		Resume:  &ResumeActivities{Store: store, Blob: blob},
+		Hiring:  &HiringActivities{Store: store},
+		Foundry: &FoundryActivities{Store: store},
 	}
 }
 
 // All lists the structs for registration.
-func (s Set) All() []any { return []any{s.Email, s.Rsvp, s.Resume} }
+func (s Set) All() []any { return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry} }

@@ -16,6 +16,7 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/db"
 	"hackdesk/hackathon"
+	"hackdesk/hiring"
 )
 
 // applicationJSON is an application as its owner (and reviewers) see it.
@@ -55,9 +56,14 @@ type applicationJSON struct {
 	RsvpDeadline *time.Time `json:"rsvp_deadline"`
 	Rsvp         *string    `json:"rsvp"`
 	RsvpAt       *time.Time `json:"rsvp_at"`
+	// The exec positions chosen (at most three, open, of one term).
+	PositionIDs []uuid.UUID `json:"position_ids"`
 }
 
 func toApplicationJSON(a db.Application) applicationJSON {
+	if a.PositionIds == nil {
+		a.PositionIds = []uuid.UUID{}
+	}
 	return applicationJSON{
 		ID: a.ID, ProfileID: a.ProfileID, Status: a.Status, Email: a.Email, Phone: a.Phone,
 		Discord: a.Discord, TshirtSize: a.TshirtSize, DietaryRestrictions: a.DietaryRestrictions,
@@ -69,6 +75,7 @@ func toApplicationJSON(a db.Application) applicationJSON {
 		CocAgreed: a.CocAgreed, InfoShareAuthorized: a.InfoShareAuthorized, MarketingOptIn: a.MarketingOptIn,
 		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt, SubmittedAt: a.SubmittedAt,
 		Decision: a.Decision, RsvpDeadline: a.RsvpDeadline, Rsvp: a.Rsvp, RsvpAt: a.RsvpAt,
+		PositionIDs: a.PositionIds,
 	}
 }
 
@@ -159,6 +166,9 @@ type applicationPatch struct {
 	CocAgreed           field[bool]         `json:"coc_agreed"`
 	InfoShareAuthorized field[bool]         `json:"info_share_authorized"`
 	MarketingOptIn      field[bool]         `json:"marketing_opt_in"`
+	PositionIDs         field[[]string]     `json:"position_ids"`
+
+	positionIDs []uuid.UUID
 }
 
 // textRule checks one text field's value; "" means acceptable.
@@ -271,7 +281,67 @@ func (p *applicationPatch) Validate() apperr.Fields {
 			}
 		}
 	}
+	if p.PositionIDs.Set && !p.PositionIDs.Null {
+		ids, why := parsePositionIDs(p.PositionIDs.V)
+		if why != "" {
+			f.Add("position_ids", why)
+		}
+		p.positionIDs = ids
+	}
 	return f
+}
+
+// parsePositionIDs reads the chosen positions: at most three distinct
+// UUIDs.
+func parsePositionIDs(raw []string) ([]uuid.UUID, string) {
+	if len(raw) > hiring.MaxPositions {
+		return nil, fmt.Sprintf("at most %d positions", hiring.MaxPositions)
+	}
+	ids := make([]uuid.UUID, 0, len(raw))
+	seen := map[uuid.UUID]bool{}
+	for _, v := range raw {
+		id, err := uuid.Parse(v)
+		if err != nil {
+			return nil, v + " is not a UUID"
+		}
+		if seen[id] {
+			return nil, v + " is listed twice"
+		}
+		seen[id] = true
+		ids = append(ids, id)
+	}
+	return ids, ""
+}
+
+// checkPositions checks that the chosen positions exist, are open and
+// belong to one term (a 400 on position_ids otherwise).
+func checkPositions(ctx context.Context, q *db.Queries, ids []uuid.UUID) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := q.PositionsByIDs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	found := map[uuid.UUID]db.Position{}
+	for _, p := range rows {
+		found[p.ID] = p
+	}
+	terms := map[uuid.UUID]bool{}
+	for _, id := range ids {
+		p, ok := found[id]
+		switch {
+		case !ok:
+			return apperr.ValidationFailed(apperr.Fields{"position_ids": id.String() + " is not a position"})
+		case !p.Open:
+			return apperr.ValidationFailed(apperr.Fields{"position_ids": p.Title + " is closed"})
+		}
+		terms[p.TermID] = true
+	}
+	if len(terms) > 1 {
+		return apperr.ValidationFailed(apperr.Fields{"position_ids": "positions must all be of one term"})
+	}
+	return nil
 }
 
 // setText applies a text patch: null or blank clears, otherwise trimmed.
@@ -408,6 +478,18 @@ func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) error 
 		if err := q.ApplicationUpdate(ctx, updateParams(a)); err != nil {
 			return err
 		}
+		if patch.PositionIDs.Set {
+			ids := patch.positionIDs
+			if ids == nil {
+				ids = []uuid.UUID{}
+			}
+			if err := checkPositions(ctx, q, ids); err != nil {
+				return err
+			}
+			if err := q.ApplicationSetPositions(ctx, db.ApplicationSetPositionsParams{ID: a.ID, PositionIds: ids}); err != nil {
+				return err
+			}
+		}
 		out, err = q.ApplicationGetByProfile(ctx, me)
 		return err
 	})
@@ -477,7 +559,16 @@ func (s *Server) submitApplication(w http.ResponseWriter, r *http.Request) error
 		if _, err := checkTeam(ctx, q, a.TeamMembers, me); err != nil {
 			return err
 		}
-		out, err = q.ApplicationSubmit(ctx, a.ID)
+		// The chosen positions must still be open; each becomes a
+		// selection in review.
+		if err := checkPositions(ctx, q, a.PositionIds); err != nil {
+			return err
+		}
+		if out, err = q.ApplicationSubmit(ctx, a.ID); err != nil {
+			return err
+		}
+		_, err = q.SelectionsCreateForApplication(ctx, db.SelectionsCreateForApplicationParams{
+			ApplicationID: a.ID, PositionIds: a.PositionIds})
 		return err
 	})
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/apperr"
+	"hackdesk/codehost"
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/storage"
@@ -36,6 +37,9 @@ type Deps struct {
 	// Reads serves the leaderboard's queries; nil means Store. Tests wrap it
 	// to make one part fail.
 	Reads db.Querier
+	// CodeHost serves the Foundry routes; nil means none is configured and
+	// they answer 503.
+	CodeHost *codehost.Client
 }
 
 // Server serves the API.
@@ -52,6 +56,7 @@ type Server struct {
 	handler   http.Handler
 	edge      edge
 	limits    limiters
+	codehost  *codehost.Client
 }
 
 // route is one row of the policy table. Its handler returns its error
@@ -99,6 +104,26 @@ func (s *Server) routes() []route {
 		{"GET", "/api/admin/applications", Admin, s.adminListApplications},
 		{"GET", "/api/admin/applications/{id}", Admin, s.adminGetApplication},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
+		{"GET", "/api/codehost/teams", Admin, s.codehostTeams},
+		{"GET", "/api/codehost/templates", Admin, s.codehostTemplates},
+		{"POST", "/api/codehost/foundry/launch", Admin, s.launchProject},
+		{"GET", "/api/codehost/projects", Admin, s.listProjects},
+		{"GET", "/api/codehost/projects/{id}", Admin, s.getProject},
+		{"GET", "/api/codehost/projects/{id}/runs", Admin, s.projectRuns},
+		{"GET", "/api/terms/active", Authenticated, s.getActiveTerm},
+		{"GET", "/api/admin/terms", Superadmin, s.listTerms},
+		{"POST", "/api/admin/terms", Superadmin, s.createTerm},
+		{"PATCH", "/api/admin/terms/{id}", Superadmin, s.patchTerm},
+		{"GET", "/api/positions", Public, s.listPositions},
+		{"POST", "/api/positions", President, s.createPosition},
+		{"PATCH", "/api/positions/{id}", President, s.patchPosition},
+		{"DELETE", "/api/positions/{id}", President, s.deletePosition},
+		{"GET", "/api/applications/review", VP, s.listReview},
+		{"PATCH", "/api/applications/review/{selection_id}", VP, s.patchSelection("selection_id")},
+		{"GET", "/api/applications/hiring", President, s.hiringBoard},
+		{"PATCH", "/api/applications/hiring/selections/{id}", President, s.patchSelection("id")},
+		{"GET", "/api/applications/hiring/team", President, s.hiringTeam},
+		{"POST", "/api/applications/hiring/finalize", President, s.finalizeHiring},
 	}
 }
 
@@ -114,6 +139,7 @@ func New(d Deps) *Server {
 		auth:      d.Auth,
 		log:       d.Logger,
 		policies:  map[string]Policy{},
+		codehost:  d.CodeHost,
 	}
 	if s.auth == nil {
 		s.auth = sessionAuth{store: d.Store}

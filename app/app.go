@@ -18,6 +18,7 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/api"
+	"hackdesk/codehost"
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/mail"
@@ -34,6 +35,9 @@ type App struct {
 	Temporal client.Client
 	Blob     *storage.Store
 	Mailer   mail.Sender
+	// CodeHost is the code host Foundry launches on; nil without
+	// GITHUB_TOKEN (the Foundry routes then answer 503).
+	CodeHost *codehost.Client
 
 	worker sdkworker.Worker
 	// stopDispatch ends the outbox dispatcher; dispatched is closed when
@@ -68,6 +72,14 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		a.Close()
 		return nil, err
 	}
+	if cfg.CodeHostConfigured() {
+		a.CodeHost, err = codehost.New(codehost.Config{Token: cfg.GitHubToken, Org: cfg.GitHubOrg,
+			APIURL: cfg.GitHubAPIURL, SetupWorkflow: cfg.FoundrySetupWorkflow})
+		if err != nil {
+			a.Close()
+			return nil, err
+		}
+	}
 	return a, nil
 }
 
@@ -89,6 +101,7 @@ func (a *App) Migrate(ctx context.Context) error {
 func (a *App) Activities() activities.Set {
 	s := activities.NewSet(a.Store, a.Blob, a.Mailer, a.Config.MailFrom)
 	s.Email.KeepSecretBodies = a.Config.MailCatcher()
+	s.Foundry.Host = a.CodeHost
 	return s
 }
 
@@ -118,7 +131,8 @@ func (a *App) StartDispatcher() {
 
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
-	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log})
+	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log,
+		CodeHost: a.CodeHost})
 }
 
 // Listen binds the API address (port 0 picks a free one) and serves in the

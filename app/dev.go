@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 
+	"hackdesk/codehost/fakegithub"
 	"hackdesk/config"
 	"hackdesk/devstack"
 )
@@ -21,6 +22,9 @@ type DevOptions struct {
 type Dev struct {
 	*App
 	Stack *devstack.Stack
+	// FakeGitHub is the stand-in GitHub started when GITHUB_TOKEN is
+	// unset; nil when a real code host is configured.
+	FakeGitHub *fakegithub.Server
 }
 
 // StartDev starts the services, migrates, starts the worker and the outbox
@@ -36,11 +40,26 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 		}
 	}()
 	cfg := stack.Config
+	var fake *fakegithub.Server
+	if !cfg.CodeHostConfigured() {
+		// No GitHub organization: a stand-in on loopback, so a Foundry
+		// launch can be followed end to end.
+		fake = fakegithub.New(fakegithub.Options{})
+		if err := fake.Start("127.0.0.1:0"); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				fake.Close()
+			}
+		}()
+		cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = fake.Token(), fake.Org(), fake.URL()
+	}
 	a, err := Open(ctx, cfg, o.Logger, o.MailOut)
 	if err != nil {
 		return nil, err
 	}
-	d := &Dev{App: a, Stack: stack}
+	d := &Dev{App: a, Stack: stack, FakeGitHub: fake}
 	defer func() {
 		if err != nil {
 			a.Close()
@@ -70,7 +89,23 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 // Close stops the API and worker, then the services.
 func (d *Dev) Close() {
 	d.App.Close()
+	if d.FakeGitHub != nil {
+		d.FakeGitHub.Close()
+	}
 	d.Stack.Close()
+}
+
+// CodeHostInUse describes the code host Foundry launches on, for the
+// start-up banner.
+func (d *Dev) CodeHostInUse() string {
+	if d.FakeGitHub != nil {
+		return d.FakeGitHub.URL() + "   (stand-in GitHub, organization " + d.FakeGitHub.Org() + "; set GITHUB_TOKEN for a real one)"
+	}
+	api := d.Config.GitHubAPIURL
+	if api == "" {
+		api = "https://api.github.com"
+	}
+	return api + "   (organization " + d.Config.GitHubOrg + ")"
 }
 
 // DevConfig is the configuration `hackdesk dev` starts from: the

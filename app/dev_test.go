@@ -62,6 +62,11 @@ func TestDev(t *testing.T) {
 	if got := get(t, d.URL()+"/api/admin/emails"); got != http.StatusUnauthorized {
 		t.Fatalf("anonymous GET /api/admin/emails = %d, want 401", got)
 	}
+	// Without GITHUB_TOKEN the stand-in GitHub is the code host.
+	if d.FakeGitHub == nil || d.CodeHost == nil || !strings.Contains(d.CodeHostInUse(), "stand-in GitHub") ||
+		d.Config.GitHubAPIURL != d.FakeGitHub.URL() || !strings.HasPrefix(d.FakeGitHub.URL(), "http://127.0.0.1:") {
+		t.Fatalf("code host: %q (API %q)", d.CodeHostInUse(), d.Config.GitHubAPIURL)
+	}
 
 	// A sign-up over HTTP records its confirmation email and starts
 	// SendEmail on the real Temporal server.
@@ -162,7 +167,8 @@ func TestDev(t *testing.T) {
 		t.Fatalf("log driver printed the email %d times after a repeat, want 1", n)
 	}
 
-	ports := []string{d.Config.TemporalAddress, strings.TrimPrefix(d.Config.S3Endpoint, "http://"), d.Addr()}
+	ports := []string{d.Config.TemporalAddress, strings.TrimPrefix(d.Config.S3Endpoint, "http://"), d.Addr(),
+		strings.TrimPrefix(d.FakeGitHub.URL(), "http://")}
 	d.Close()
 	closed = true
 	for _, addr := range ports {

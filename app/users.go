@@ -17,7 +17,7 @@ import (
 // Roles a profile can hold, and exec positions.
 var (
 	Roles         = []string{"member", "admin", "superadmin"}
-	ExecPositions = []string{"President", "VP"}
+	ExecPositions = []string{"President", "VP", "Exec"}
 )
 
 func oneOf(v string, set []string) bool {
@@ -64,9 +64,12 @@ func CreateUser(ctx context.Context, store *db.Store, email, name, password, rol
 // Grant describes a role change from the shell.
 type Grant struct {
 	Role    string // member, admin or superadmin; empty keeps the role
-	Exec    string // President, VP, "none" to end the exec role; empty keeps it
+	Exec    string // President, VP, Exec, "none" to end the exec role; empty keeps it
 	Subteam string // required for VP
 	TermID  *uuid.UUID
+	// Term names the exec role's term by id or name (the shell's --term);
+	// it fills TermID.
+	Term string
 }
 
 // GrantRole changes an account's role and/or exec role in one transaction.
@@ -79,12 +82,22 @@ func GrantRole(ctx context.Context, store *db.Store, email string, g Grant) erro
 		return fmt.Errorf("--role must be one of %s", strings.Join(Roles, ", "))
 	}
 	if g.Exec != "" && g.Exec != "none" && !oneOf(g.Exec, ExecPositions) {
-		return errors.New("--exec must be President, VP or none")
+		return errors.New("--exec must be President, VP, Exec or none")
 	}
 	if g.Exec == "VP" && strings.TrimSpace(g.Subteam) == "" {
 		return errors.New("a VP needs --subteam")
 	}
+	if g.Term != "" && (g.Exec == "" || g.Exec == "none") {
+		return errors.New("--term goes with --exec President, VP or Exec")
+	}
 	return store.InTx(ctx, func(q *db.Queries) error {
+		if g.Term != "" {
+			t, err := findTerm(ctx, q, g.Term)
+			if err != nil {
+				return err
+			}
+			g.TermID = &t.ID
+		}
 		p, err := q.ProfileGetByEmail(ctx, email)
 		if errors.Is(err, db.ErrNotFound) {
 			return fmt.Errorf("no account with email %s", email)
@@ -113,4 +126,19 @@ func GrantRole(ctx context.Context, store *db.Store, email string, g Grant) erro
 		_, err = q.ExecRoleInsert(ctx, db.ExecRoleInsertParams{ProfileID: p.ID, Position: g.Exec, Subteam: subteam, TermID: g.TermID})
 		return err
 	})
+}
+
+// findTerm resolves a term by id or, failing that, by name.
+func findTerm(ctx context.Context, q *db.Queries, ref string) (db.Term, error) {
+	var t db.Term
+	var err error
+	if id, perr := uuid.Parse(ref); perr == nil {
+		t, err = q.TermGet(ctx, id)
+	} else {
+		t, err = q.TermGetByName(ctx, ref)
+	}
+	if errors.Is(err, db.ErrNotFound) {
+		return t, fmt.Errorf("no term %q", ref)
+	}
+	return t, err
 }

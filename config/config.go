@@ -33,6 +33,22 @@ type Config struct {
 
 	ReceiptSenderDomains []string
 
+	// ChatInviteURL is the club chat's invite link, sent to new execs in
+	// their welcome email; empty leaves it out.
+	ChatInviteURL string
+
+	// The code host for Foundry. Without GitHubToken there is none: the
+	// Foundry routes answer 503 (hackdesk dev starts a stand-in instead).
+	GitHubToken  string
+	GitHubOrg    string
+	GitHubAPIURL string // REST API root; empty means api.github.com
+	// FoundrySetupWorkflow is the file name of the setup Actions workflow
+	// every template carries.
+	FoundrySetupWorkflow string
+	// FoundryPollInterval is how often a launch reads its setup run.
+	// Tests shorten it.
+	FoundryPollInterval time.Duration
+
 	LogFormat string // text or json
 
 	// TrustedProxies lists the reverse proxies (comma-separated CIDRs or
@@ -60,6 +76,9 @@ func Defaults() Config {
 		MailFrom:           "hackdesk <no-reply@hackdesk.local>",
 		LogFormat:          "text",
 		ResumeCleanupGrace: time.Hour,
+
+		FoundrySetupWorkflow: "foundry-setup.yml",
+		FoundryPollInterval:  5 * time.Second,
 	}
 }
 
@@ -88,6 +107,11 @@ func FromEnv() Config {
 	str("SES_REGION", &c.SESRegion)
 	str("LOG_FORMAT", &c.LogFormat)
 	str("TRUSTED_PROXIES", &c.TrustedProxies)
+	str("GITHUB_TOKEN", &c.GitHubToken)
+	str("GITHUB_ORG", &c.GitHubOrg)
+	str("GITHUB_API_URL", &c.GitHubAPIURL)
+	str("FOUNDRY_SETUP_WORKFLOW", &c.FoundrySetupWorkflow)
+	str("CHAT_INVITE_URL", &c.ChatInviteURL)
 	if v := os.Getenv("RECEIPT_SENDER_DOMAINS"); v != "" {
 		for _, d := range strings.Split(v, ",") {
 			if d = strings.TrimSpace(d); d != "" {
@@ -167,8 +191,22 @@ func (c Config) Validate(role Role) error {
 	if _, err := ParseTrustedProxies(c.TrustedProxies); err != nil {
 		return err
 	}
+	if c.GitHubToken != "" {
+		if err := need("GITHUB_ORG", c.GitHubOrg); err != nil {
+			return err
+		}
+	}
+	if c.GitHubAPIURL != "" {
+		u, err := url.Parse(c.GitHubAPIURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("GITHUB_API_URL must be an absolute http(s) URL")
+		}
+	}
 	return nil
 }
+
+// CodeHostConfigured reports whether a code host is set (GITHUB_TOKEN).
+func (c Config) CodeHostConfigured() bool { return c.GitHubToken != "" }
 
 // SecureCookies reports whether session cookies get the Secure attribute.
 func (c Config) SecureCookies() bool { return strings.HasPrefix(c.PublicURL, "https://") }

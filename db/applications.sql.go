@@ -142,7 +142,7 @@ func (q *Queries) AdminApplicationList(ctx context.Context, arg AdminApplication
 }
 
 const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at FROM applications WHERE profile_id = $1
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids FROM applications WHERE profile_id = $1
 `
 
 func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
@@ -186,13 +186,14 @@ func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UU
 		&i.RsvpDeadline,
 		&i.Rsvp,
 		&i.RsvpAt,
+		&i.PositionIds,
 	)
 	return i, err
 }
 
 const applicationInsert = `-- name: ApplicationInsert :one
 INSERT INTO applications (profile_id, email) VALUES ($1, $2)
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids
 `
 
 type ApplicationInsertParams struct {
@@ -241,12 +242,13 @@ func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertPa
 		&i.RsvpDeadline,
 		&i.Rsvp,
 		&i.RsvpAt,
+		&i.PositionIds,
 	)
 	return i, err
 }
 
 const applicationLockByProfile = `-- name: ApplicationLockByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at FROM applications WHERE profile_id = $1 FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids FROM applications WHERE profile_id = $1 FOR UPDATE
 `
 
 func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
@@ -290,12 +292,13 @@ func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.U
 		&i.RsvpDeadline,
 		&i.Rsvp,
 		&i.RsvpAt,
+		&i.PositionIds,
 	)
 	return i, err
 }
 
 const applicationNextForReviewerView = `-- name: ApplicationNextForReviewerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
@@ -368,6 +371,7 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg Applic
 		&i.Application.RsvpDeadline,
 		&i.Application.Rsvp,
 		&i.Application.RsvpAt,
+		&i.Application.PositionIds,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -403,7 +407,7 @@ func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg Application
 }
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = $1
@@ -456,9 +460,25 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.RsvpDeadline,
 		&i.Application.Rsvp,
 		&i.Application.RsvpAt,
+		&i.Application.PositionIds,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
+}
+
+const applicationSetPositions = `-- name: ApplicationSetPositions :exec
+UPDATE applications SET position_ids = $1::uuid[], updated_at = now()
+WHERE id = $2 AND status = 'draft'
+`
+
+type ApplicationSetPositionsParams struct {
+	PositionIds []uuid.UUID
+	ID          uuid.UUID
+}
+
+func (q *Queries) ApplicationSetPositions(ctx context.Context, arg ApplicationSetPositionsParams) error {
+	_, err := q.db.Exec(ctx, applicationSetPositions, arg.PositionIds, arg.ID)
+	return err
 }
 
 const applicationSetResume = `-- name: ApplicationSetResume :exec
@@ -480,7 +500,7 @@ func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetRe
 const applicationSubmit = `-- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'draft'
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids
 `
 
 func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -524,6 +544,7 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.RsvpDeadline,
 		&i.Rsvp,
 		&i.RsvpAt,
+		&i.PositionIds,
 	)
 	return i, err
 }
@@ -720,7 +741,7 @@ func (q *Queries) RsvpExpireOffers(ctx context.Context, ids []uuid.UUID) ([]uuid
 }
 
 const rsvpLockByProfile = `-- name: RsvpLockByProfile :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
 FROM applications a
 WHERE a.profile_id = $1
 FOR UPDATE
@@ -774,6 +795,7 @@ func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (R
 		&i.Application.RsvpDeadline,
 		&i.Application.Rsvp,
 		&i.Application.RsvpAt,
+		&i.Application.PositionIds,
 		&i.Open,
 	)
 	return i, err
@@ -839,7 +861,7 @@ const rsvpSet = `-- name: RsvpSet :one
 UPDATE applications SET rsvp = $1::text, rsvp_at = now(), updated_at = now()
 WHERE id = $2 AND decision = 'offer' AND now() < rsvp_deadline
   AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids
 `
 
 type RsvpSetParams struct {
@@ -888,6 +910,7 @@ func (q *Queries) RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, 
 		&i.RsvpDeadline,
 		&i.Rsvp,
 		&i.RsvpAt,
+		&i.PositionIds,
 	)
 	return i, err
 }

@@ -20,10 +20,63 @@ func (q *Queries) ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) e
 	return err
 }
 
+const execRoleEndOthers = `-- name: ExecRoleEndOthers :exec
+UPDATE exec_roles SET active = false, ended_at = now()
+WHERE profile_id = $1 AND active
+  AND NOT (position = $2 AND subteam IS NOT DISTINCT FROM $3::text
+           AND term_id IS NOT DISTINCT FROM $4::uuid)
+`
+
+type ExecRoleEndOthersParams struct {
+	ProfileID uuid.UUID
+	Position  string
+	Subteam   string
+	TermID    uuid.UUID
+}
+
+// Ends a person's active exec role unless it is already exactly this one.
+func (q *Queries) ExecRoleEndOthers(ctx context.Context, arg ExecRoleEndOthersParams) error {
+	_, err := q.db.Exec(ctx, execRoleEndOthers,
+		arg.ProfileID,
+		arg.Position,
+		arg.Subteam,
+		arg.TermID,
+	)
+	return err
+}
+
+const execRoleEnsure = `-- name: ExecRoleEnsure :execrows
+INSERT INTO exec_roles (profile_id, position, subteam, term_id)
+VALUES ($1, $2, $3, $4)
+ON CONFLICT (profile_id) WHERE active DO NOTHING
+`
+
+type ExecRoleEnsureParams struct {
+	ProfileID uuid.UUID
+	Position  string
+	Subteam   *string
+	TermID    *uuid.UUID
+}
+
+// Gives a person this active exec role unless they hold an active one
+// (ExecRoleEndOthers runs first, so that one is this role).
+func (q *Queries) ExecRoleEnsure(ctx context.Context, arg ExecRoleEnsureParams) (int64, error) {
+	result, err := q.db.Exec(ctx, execRoleEnsure,
+		arg.ProfileID,
+		arg.Position,
+		arg.Subteam,
+		arg.TermID,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const execRoleInsert = `-- name: ExecRoleInsert :one
 INSERT INTO exec_roles (profile_id, position, subteam, term_id)
 VALUES ($1, $2, $3, $4)
-RETURNING id, profile_id, position, subteam, term_id, active, created_at
+RETURNING id, profile_id, position, subteam, term_id, active, created_at, ended_at
 `
 
 type ExecRoleInsertParams struct {
@@ -49,6 +102,41 @@ func (q *Queries) ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) 
 		&i.TermID,
 		&i.Active,
 		&i.CreatedAt,
+		&i.EndedAt,
 	)
 	return i, err
+}
+
+const execRolesEndPrevious = `-- name: ExecRolesEndPrevious :many
+UPDATE exec_roles e SET active = false, ended_at = now()
+WHERE e.active AND e.profile_id = ANY($1::uuid[])
+  AND e.term_id IS DISTINCT FROM $2::uuid
+RETURNING e.profile_id
+`
+
+type ExecRolesEndPreviousParams struct {
+	ProfileIds []uuid.UUID
+	TermID     uuid.UUID
+}
+
+// Ends the active exec roles of people not hired for the term (the
+// previous execs); returns whose roles ended.
+func (q *Queries) ExecRolesEndPrevious(ctx context.Context, arg ExecRolesEndPreviousParams) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, execRolesEndPrevious, arg.ProfileIds, arg.TermID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var profile_id uuid.UUID
+		if err := rows.Scan(&profile_id); err != nil {
+			return nil, err
+		}
+		items = append(items, profile_id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -49,6 +49,7 @@ type Application struct {
 	RsvpDeadline        *time.Time
 	Rsvp                *string
 	RsvpAt              *time.Time
+	PositionIds         []uuid.UUID
 }
 
 type ApplicationEvent struct {
@@ -96,6 +97,48 @@ type ExecRole struct {
 	TermID    *uuid.UUID
 	Active    bool
 	CreatedAt time.Time
+	EndedAt   *time.Time
+}
+
+type FoundryProject struct {
+	ID            uuid.UUID
+	Name          string
+	Description   string
+	ProjectType   string
+	Database      string
+	Redis         bool
+	S3            bool
+	TeamSlug      string
+	Private       bool
+	Status        string
+	WorkflowID    string
+	RepositoryUrl *string
+	RunUrl        *string
+	CreatedBy     uuid.UUID
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+type FoundryStep struct {
+	ProjectID  uuid.UUID
+	Name       string
+	Position   int32
+	Status     string
+	StartedAt  *time.Time
+	FinishedAt *time.Time
+	Detail     string
+}
+
+type HiringFinalization struct {
+	TermID      uuid.UUID
+	WorkflowID  string
+	AllHandsUrl string
+	RequestedBy *uuid.UUID
+	RequestedAt time.Time
+	FinalizedAt *time.Time
+	Promoted    *int32
+	Demoted     *int32
+	Welcomed    *int32
 }
 
 type IdempotencyKey struct {
@@ -106,6 +149,18 @@ type IdempotencyKey struct {
 	Status      *int32
 	Response    []byte
 	CreatedAt   time.Time
+}
+
+type Position struct {
+	ID          uuid.UUID
+	TermID      uuid.UUID
+	Title       string
+	Subteam     string
+	Grants      string
+	Description string
+	Open        bool
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 type Profile struct {
@@ -139,6 +194,26 @@ type ReviewerStat struct {
 	Q2Sum       int64
 }
 
+type Selection struct {
+	ID            uuid.UUID
+	ApplicationID uuid.UUID
+	PositionID    uuid.UUID
+	TermID        uuid.UUID
+	Status        string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	UpdatedBy     *uuid.UUID
+}
+
+type SelectionEvent struct {
+	ID          int64
+	SelectionID uuid.UUID
+	ActorID     *uuid.UUID
+	FromStatus  string
+	ToStatus    string
+	CreatedAt   time.Time
+}
+
 type Session struct {
 	ID         uuid.UUID
 	TokenHash  []byte
@@ -150,11 +225,17 @@ type Session struct {
 }
 
 type Term struct {
-	ID        uuid.UUID
-	Name      string
-	StartsAt  time.Time
-	EndsAt    time.Time
-	CreatedAt time.Time
+	ID                 uuid.UUID
+	Name               string
+	StartsOn           time.Time
+	EndsOn             time.Time
+	CreatedAt          time.Time
+	OnboardingOpensAt  *time.Time
+	OnboardingClosesAt *time.Time
+	ReturningOpensAt   *time.Time
+	ReturningClosesAt  *time.Time
+	Active             bool
+	UpdatedAt          time.Time
 }
 
 type WorkflowStart struct {

@@ -131,6 +131,19 @@ func (q *Queries) ProfileLockByEmail(ctx context.Context, email string) (Profile
 	return i, err
 }
 
+const profilePromoteAdmin = `-- name: ProfilePromoteAdmin :execrows
+UPDATE profiles SET role = 'admin', updated_at = now() WHERE id = $1 AND role = 'member'
+`
+
+// Makes a member an admin; an admin or superadmin keeps their role.
+func (q *Queries) ProfilePromoteAdmin(ctx context.Context, id uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, profilePromoteAdmin, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const profileSearchConfirmed = `-- name: ProfileSearchConfirmed :many
 SELECT id, email, display_name FROM profiles
 WHERE email_confirmed_at IS NOT NULL
@@ -306,4 +319,18 @@ func (q *Queries) ProfilesConfirmedByEmails(ctx context.Context, emails []string
 		return nil, err
 	}
 	return items, nil
+}
+
+const profilesDemoteToMember = `-- name: ProfilesDemoteToMember :execrows
+UPDATE profiles SET role = 'member', updated_at = now()
+WHERE id = ANY($1::uuid[]) AND role = 'admin'
+`
+
+// Makes admins members again; a superadmin is never lowered.
+func (q *Queries) ProfilesDemoteToMember(ctx context.Context, ids []uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, profilesDemoteToMember, ids)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -42,6 +42,7 @@ type Querier interface {
 	ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
+	ApplicationSetPositions(ctx context.Context, arg ApplicationSetPositionsParams) error
 	ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error
 	ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error)
 	// Writes every applicant-editable field; callers load the row FOR UPDATE,
@@ -92,7 +93,43 @@ type Querier interface {
 	// notice as it is marked sent: the audit trail keeps no usable link.
 	EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error
 	ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) error
+	// Ends a person's active exec role unless it is already exactly this one.
+	ExecRoleEndOthers(ctx context.Context, arg ExecRoleEndOthersParams) error
+	// Gives a person this active exec role unless they hold an active one
+	// (ExecRoleEndOthers runs first, so that one is this role).
+	ExecRoleEnsure(ctx context.Context, arg ExecRoleEnsureParams) (int64, error)
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
+	// Ends the active exec roles of people not hired for the term (the
+	// previous execs); returns whose roles ended.
+	ExecRolesEndPrevious(ctx context.Context, arg ExecRolesEndPreviousParams) ([]uuid.UUID, error)
+	FoundryProjectCount(ctx context.Context) (int64, error)
+	// Ends a running project as succeeded or failed; an ended one is left as
+	// it is (a repeated call changes nothing).
+	FoundryProjectFinish(ctx context.Context, arg FoundryProjectFinishParams) (int64, error)
+	FoundryProjectGet(ctx context.Context, id uuid.UUID) (FoundryProjectGetRow, error)
+	// Inserts a running project; a name held by a running or succeeded project
+	// is a unique violation (foundry_projects_live_name_key).
+	FoundryProjectInsert(ctx context.Context, arg FoundryProjectInsertParams) (FoundryProject, error)
+	// Newest first.
+	FoundryProjectList(ctx context.Context, arg FoundryProjectListParams) ([]FoundryProjectListRow, error)
+	// Records the repository and run links once known; a link already set is
+	// kept when the new one is NULL.
+	FoundryProjectSetURLs(ctx context.Context, arg FoundryProjectSetURLsParams) error
+	// Ends a step as succeeded or failed with its detail; a step that has
+	// already ended keeps its first outcome.
+	FoundryStepFinish(ctx context.Context, arg FoundryStepFinishParams) error
+	// Marks a step running; started_at keeps the first start, and a step that
+	// has ended is not reopened.
+	FoundryStepStart(ctx context.Context, arg FoundryStepStartParams) error
+	// The four steps of a new project, all pending.
+	FoundryStepsInit(ctx context.Context, projectID uuid.UUID) error
+	FoundryStepsList(ctx context.Context, projectID uuid.UUID) ([]FoundryStep, error)
+	FoundryStepsListFor(ctx context.Context, projectIds []uuid.UUID) ([]FoundryStep, error)
+	// The first finalize request of a term wins; a repeat gets the stored row.
+	HiringFinalizationClaim(ctx context.Context, arg HiringFinalizationClaimParams) (HiringFinalization, error)
+	HiringFinalizationGet(ctx context.Context, termID uuid.UUID) (HiringFinalization, error)
+	// Records the outcome once; a retry keeps the first.
+	HiringFinalizationRecord(ctx context.Context, arg HiringFinalizationRecordParams) error
 	// Claims a key for a request in its transaction. A concurrent request with
 	// the same key waits here until the first commits or rolls back; 0 rows
 	// means the key was already used (read it with IdempotencyKeyGet).
@@ -100,6 +137,16 @@ type Querier interface {
 	IdempotencyKeyGet(ctx context.Context, arg IdempotencyKeyGetParams) (IdempotencyKey, error)
 	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
 	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
+	// Deletes a position nobody selected; one with selections is kept (close it).
+	PositionDelete(ctx context.Context, id uuid.UUID) (int64, error)
+	PositionGet(ctx context.Context, id uuid.UUID) (Position, error)
+	PositionHasSelections(ctx context.Context, positionID uuid.UUID) (bool, error)
+	PositionInsert(ctx context.Context, arg PositionInsertParams) (Position, error)
+	// A term's positions; only the open ones unless include_closed.
+	PositionList(ctx context.Context, arg PositionListParams) ([]Position, error)
+	PositionLock(ctx context.Context, id uuid.UUID) (Position, error)
+	PositionUpdate(ctx context.Context, arg PositionUpdateParams) (Position, error)
+	PositionsByIDs(ctx context.Context, ids []uuid.UUID) ([]Position, error)
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
 	ProfileInsert(ctx context.Context, arg ProfileInsertParams) (Profile, error)
@@ -109,6 +156,8 @@ type Querier interface {
 	// The account row, locked until the transaction ends: requests that issue
 	// tokens for one account (forgot-password) run one after the other.
 	ProfileLockByEmail(ctx context.Context, email string) (Profile, error)
+	// Makes a member an admin; an admin or superadmin keeps their role.
+	ProfilePromoteAdmin(ctx context.Context, id uuid.UUID) (int64, error)
 	// Team-member search: confirmed accounts whose "email name" matches the
 	// LIKE pattern (lower case), never the caller; alphabetical. The handler
 	// never sends a pattern that matches everyone.
@@ -119,6 +168,8 @@ type Querier interface {
 	// The profile with its active exec role, for GET /api/profile.
 	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
 	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
+	// Makes admins members again; a superadmin is never lowered.
+	ProfilesDemoteToMember(ctx context.Context, ids []uuid.UUID) (int64, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
 	// Records a review of a submitted application that is neither the
 	// reviewer's own nor one whose team lists them, in one statement (the
@@ -144,6 +195,25 @@ type Querier interface {
 	RsvpUnansweredOffers(ctx context.Context, deadline *time.Time) ([]RsvpUnansweredOffersRow, error)
 	// The first n waitlisted applications, in the order they were waitlisted.
 	RsvpWaitlistHead(ctx context.Context, n int32) ([]uuid.UUID, error)
+	// The term's hires: each accepted offer with its person and position.
+	SelectionAccepted(ctx context.Context, termID uuid.UUID) ([]SelectionAcceptedRow, error)
+	SelectionEventInsert(ctx context.Context, arg SelectionEventInsertParams) error
+	SelectionEvents(ctx context.Context, selectionID uuid.UUID) ([]SelectionEvent, error)
+	// Every selection of a term with its applicant, for the President's board.
+	SelectionHiringList(ctx context.Context, termID uuid.UUID) ([]SelectionHiringListRow, error)
+	// A selection for a status change, with what the scope and email need.
+	SelectionLock(ctx context.Context, id uuid.UUID) (SelectionLockRow, error)
+	// People holding an active exec role of another term (or of none) who are
+	// not hired for this term: finalization ends their roles.
+	SelectionPreviousExecs(ctx context.Context, termID uuid.UUID) ([]SelectionPreviousExecsRow, error)
+	// The review queue of a term: every selection, or a VP's subteam's only,
+	// filtered by status, position and a name or email match; oldest change
+	// first. total is the count before paging.
+	SelectionReviewList(ctx context.Context, arg SelectionReviewListParams) ([]SelectionReviewListRow, error)
+	SelectionSetStatus(ctx context.Context, arg SelectionSetStatusParams) (Selection, error)
+	// The application's chosen positions become selections in review; a
+	// position chosen twice or already a selection adds nothing.
+	SelectionsCreateForApplication(ctx context.Context, arg SelectionsCreateForApplicationParams) ([]Selection, error)
 	SessionInsert(ctx context.Context, arg SessionInsertParams) (Session, error)
 	// A person's sessions that are neither revoked nor past their stored
 	// absolute expiry, newest first; the caller drops those past the idle or
@@ -163,6 +233,18 @@ type Querier interface {
 	// times so the caller can count those that were still live.
 	SessionRevokeOthers(ctx context.Context, arg SessionRevokeOthersParams) ([]SessionRevokeOthersRow, error)
 	SessionTouch(ctx context.Context, id uuid.UUID) error
+	TermActive(ctx context.Context) (Term, error)
+	// The first half of moving the active flag (the unique index allows one).
+	TermClearActive(ctx context.Context, id uuid.UUID) error
+	TermGet(ctx context.Context, id uuid.UUID) (Term, error)
+	TermGetByName(ctx context.Context, name string) (Term, error)
+	// The hiring term: the one that starts last.
+	TermHiring(ctx context.Context) (Term, error)
+	TermInsert(ctx context.Context, arg TermInsertParams) (Term, error)
+	TermList(ctx context.Context) ([]Term, error)
+	TermLock(ctx context.Context, id uuid.UUID) (Term, error)
+	TermSetActive(ctx context.Context, id uuid.UUID) error
+	TermUpdate(ctx context.Context, arg TermUpdateParams) (Term, error)
 	// Claims due pending rows for this transaction. Rows another dispatcher
 	// holds are skipped, so replicas never dispatch the same row at once.
 	WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowStart, error)

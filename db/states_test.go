@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"hackdesk/hackathon"
+	"hackdesk/hiring"
 	"hackdesk/mail"
 	"hackdesk/testenv"
 )
@@ -37,6 +38,8 @@ func TestStateSetsMatchChecks(t *testing.T) {
 		{"applications_decision_check", strs(hackathon.Decisions())},
 		{"applications_rsvp_check", strs(hackathon.Rsvps())},
 		{"emails_status_check", strs(mail.Statuses())},
+		{"selections_status_check", strs(hiring.Statuses())},
+		{"positions_grants_check", strs(hiring.Grants())},
 	} {
 		t.Run(tc.constraint, func(t *testing.T) {
 			var def string

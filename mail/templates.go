@@ -87,6 +87,23 @@ var templates = map[string]template{
 		"Hi {{.name}},\n\nYour place at the hackathon is waiting for your answer. The offer expires at {{.deadline}}:\n\n{{.link}}\n",
 		`<p>Hi {{.name}},</p><p>Your place at the hackathon is waiting for your answer. The offer expires at {{.deadline}}: <a href="{{.link}}">answer now</a>.</p>`,
 		"name", "deadline", "link"),
+	// Exec hiring: the outcome of one selection, and the welcome a new
+	// exec gets when hiring is finalized.
+	"hiring_offer": newTemplate("hiring_offer",
+		`Your offer: {{.position}} ({{.term}})`,
+		"Hi {{.name}},\n\nWe would like you to join the team as {{.position}} for {{.term}}. Your President will be in touch about accepting the offer.\n",
+		`<p>Hi {{.name}},</p><p>We would like you to join the team as {{.position}} for {{.term}}. Your President will be in touch about accepting the offer.</p>`,
+		"name", "position", "term"),
+	"hiring_rejection": newTemplate("hiring_rejection",
+		`Your application for {{.position}} ({{.term}})`,
+		"Hi {{.name}},\n\nThank you for applying to be {{.position}} for {{.term}}. We will not be moving forward with your application for this position this time.\n",
+		`<p>Hi {{.name}},</p><p>Thank you for applying to be {{.position}} for {{.term}}. We will not be moving forward with your application for this position this time.</p>`,
+		"name", "position", "term"),
+	"exec_welcome": newTemplate("exec_welcome",
+		`Welcome to the {{.term}} team`,
+		"Hi {{.name}},\n\nWelcome to the team as {{.position}} for {{.term}}.\n\nOnboarding: {{.onboarding}}\n{{if .chat}}Join the team chat: {{.chat}}\n{{end}}Pick a time for the all-hands: {{.all_hands}}\n",
+		`<p>Hi {{.name}},</p><p>Welcome to the team as {{.position}} for {{.term}}.</p><p><a href="{{.onboarding}}">Start your onboarding</a>.</p>{{if .chat}}<p><a href="{{.chat}}">Join the team chat</a>.</p>{{end}}<p><a href="{{.all_hands}}">Pick a time for the all-hands</a>.</p>`,
+		"name", "position", "term", "onboarding", "all_hands"),
 }
 
 // Render fills the template of the given kind with data.

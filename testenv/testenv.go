@@ -27,6 +27,7 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"hackdesk/app"
+	"hackdesk/codehost/fakegithub"
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/devstack"
@@ -41,7 +42,13 @@ const templateDB = "hackdesk_template"
 var (
 	shared   *devstack.Stack
 	adminURL string
+	// gitHub is the stand-in code host every test's Config points at.
+	gitHub *fakegithub.Server
 )
+
+// FakeGitHub is the stand-in GitHub of the test binary (see Config): tests
+// use it to take a name, fail a setup step or answer with rate limits.
+func FakeGitHub() *fakegithub.Server { return gitHub }
 
 // Main starts the shared services, runs the tests and stops the services,
 // failing the binary when the services cannot start. If the test binary
@@ -79,6 +86,12 @@ func run(m *testing.M) int {
 	if adminURL == "" {
 		adminURL = shared.Config.DatabaseURL
 	}
+	gitHub = fakegithub.New(fakegithub.Options{QueuedFor: 300 * time.Millisecond, RunFor: 1200 * time.Millisecond})
+	if err := gitHub.Start("127.0.0.1:0"); err != nil {
+		fmt.Fprintln(os.Stderr, "testenv:", err)
+		return 1
+	}
+	defer gitHub.Close()
 	if err := prepareTemplate(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "testenv: migrate template database:", err)
 		return 1
@@ -171,8 +184,9 @@ func Store(t testing.TB) *db.Store {
 }
 
 // Config is a configuration for one test: a fresh database, the shared
-// Temporal server and bucket, a private task queue, the log mail driver and
-// a two-second grace before replaced resumes are deleted.
+// Temporal server and bucket, a private task queue, the log mail driver,
+// a two-second grace before replaced resumes are deleted, and the
+// stand-in GitHub (FakeGitHub) as code host.
 func Config(t testing.TB) config.Config {
 	t.Helper()
 	cfg := shared.Config
@@ -182,6 +196,8 @@ func Config(t testing.TB) config.Config {
 	cfg.PublicURL = "http://hackdesk.test"
 	cfg.MailDriver = "log"
 	cfg.ResumeCleanupGrace = 2 * time.Second
+	cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = gitHub.Token(), gitHub.Org(), gitHub.URL()
+	cfg.FoundryPollInterval = 200 * time.Millisecond
 	return cfg
 }
 

@@ -45,4 +45,6 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.SendEmail)
 	r.RegisterWorkflow(workflows.ResumeCleanup)
 	r.RegisterWorkflow(workflows.RsvpDeadline)
+	r.RegisterWorkflow(workflows.HiringFinalization)
+	r.RegisterWorkflow(workflows.FoundryLaunch)
 }

@@ -115,6 +115,8 @@ func TestReplay(t *testing.T) {
 		"testdata/resume_cleanup_deleted.json",
 		"testdata/resume_cleanup_kept.json",
 		"testdata/rsvp_deadline.json",
+		"testdata/hiring_finalization.json",
+		"testdata/foundry_launch.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()

@@ -27,6 +27,12 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/rsvp_deadline.json", "RsvpDeadline", func(ctx workflow.Context, _ workflows.RsvpDeadlineInput) (workflows.RsvpDeadlineResult, error) {
 			return workflows.RsvpDeadlineResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/hiring_finalization.json", "HiringFinalization", func(ctx workflow.Context, _ workflows.HiringFinalizationInput) (activities.FinalizationResult, error) {
+			return activities.FinalizationResult{}, sleepFirst(ctx)
+		}},
+		{"testdata/foundry_launch.json", "FoundryLaunch", func(ctx workflow.Context, _ workflows.FoundryLaunchInput) (workflows.FoundryLaunchResult, error) {
+			return workflows.FoundryLaunchResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
 			// The activity before the grace period instead of after it.
 			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})

@@ -145,10 +145,11 @@ hackdesk dev is up
   API          %s   (OpenAPI: %s/api/openapi.yaml)
   Temporal UI  %s
   S3           %s   (bucket %s)
+  Code host    %s
   Data         %s
 Press Ctrl-C to stop.
 
-`, d.URL(), d.URL(), uiURL, d.Config.S3Endpoint, d.Config.S3Bucket, *dataDir)
+`, d.URL(), d.URL(), uiURL, d.Config.S3Endpoint, d.Config.S3Bucket, d.CodeHostInUse(), *dataDir)
 	return d.Wait(ctx)
 }
 

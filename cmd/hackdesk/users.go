@@ -25,15 +25,16 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("users "+args[0], flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	email := fs.String("email", "", "account email (required)")
-	var name, password, role, exec, subteam *string
+	var name, password, role, exec, subteam, term *string
 	if args[0] == "create" {
 		name = fs.String("name", "", "display name")
 		password = fs.String("password", "", "password (8-128 characters, not easy to guess); read from standard input when omitted")
 		role = fs.String("role", "member", "member, admin or superadmin")
 	} else {
 		role = fs.String("role", "", "member, admin or superadmin")
-		exec = fs.String("exec", "", "President, VP, or none to end the exec role")
+		exec = fs.String("exec", "", "President, VP, Exec, or none to end the exec role")
 		subteam = fs.String("subteam", "", "the VP's subteam")
+		term = fs.String("term", "", "the exec role's term (id or name)")
 	}
 	if err := fs.Parse(args[1:]); err != nil {
 		return usageError{}
@@ -70,7 +71,7 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stdout, "created %s (%s) id %s\n", p.Email, p.Role, p.ID)
 		return nil
 	}
-	if err := app.GrantRole(ctx, store, *email, app.Grant{Role: *role, Exec: *exec, Subteam: *subteam}); err != nil {
+	if err := app.GrantRole(ctx, store, *email, app.Grant{Role: *role, Exec: *exec, Subteam: *subteam, Term: *term}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "updated %s\n", *email)

@@ -199,3 +199,7 @@ SELECT a.id, p.email, coalesce(p.display_name, p.email)::text AS name, a.rsvp_de
 FROM applications a JOIN profiles p ON p.id = a.profile_id
 WHERE a.id = ANY(@ids::uuid[]) AND a.decision = 'offer' AND a.rsvp IS NULL
 ORDER BY a.id;
+
+-- name: ApplicationSetPositions :exec
+UPDATE applications SET position_ids = @position_ids::uuid[], updated_at = now()
+WHERE id = @id AND status = 'draft';

@@ -5,3 +5,25 @@ UPDATE exec_roles SET active = false WHERE profile_id = $1 AND active;
 INSERT INTO exec_roles (profile_id, position, subteam, term_id)
 VALUES (@profile_id, @position, @subteam, @term_id)
 RETURNING *;
+
+-- name: ExecRoleEndOthers :exec
+-- Ends a person's active exec role unless it is already exactly this one.
+UPDATE exec_roles SET active = false, ended_at = now()
+WHERE profile_id = @profile_id AND active
+  AND NOT (position = @position AND subteam IS NOT DISTINCT FROM @subteam::text
+           AND term_id IS NOT DISTINCT FROM @term_id::uuid);
+
+-- name: ExecRoleEnsure :execrows
+-- Gives a person this active exec role unless they hold an active one
+-- (ExecRoleEndOthers runs first, so that one is this role).
+INSERT INTO exec_roles (profile_id, position, subteam, term_id)
+VALUES (@profile_id, @position, @subteam, @term_id)
+ON CONFLICT (profile_id) WHERE active DO NOTHING;
+
+-- name: ExecRolesEndPrevious :many
+-- Ends the active exec roles of people not hired for the term (the
+-- previous execs); returns whose roles ended.
+UPDATE exec_roles e SET active = false, ended_at = now()
+WHERE e.active AND e.profile_id = ANY(@profile_ids::uuid[])
+  AND e.term_id IS DISTINCT FROM @term_id::uuid
+RETURNING e.profile_id;

@@ -56,3 +56,12 @@ LIMIT @max_rows;
 -- name: ProfilesConfirmedByEmails :many
 SELECT id, email, display_name FROM profiles
 WHERE email_confirmed_at IS NOT NULL AND lower(email) = ANY(@emails::text[]);
+
+-- name: ProfilePromoteAdmin :execrows
+-- Makes a member an admin; an admin or superadmin keeps their role.
+UPDATE profiles SET role = 'admin', updated_at = now() WHERE id = $1 AND role = 'member';
+
+-- name: ProfilesDemoteToMember :execrows
+-- Makes admins members again; a superadmin is never lowered.
+UPDATE profiles SET role = 'member', updated_at = now()
+WHERE id = ANY(@ids::uuid[]) AND role = 'admin';

@@ -1,0 +1,37 @@
+-- name: FoundryProjectInsert :one
+-- Inserts a running project; a name held by a running or succeeded project
+-- is a unique violation (foundry_projects_live_name_key).
+INSERT INTO foundry_projects (id, name, description, project_type, database, redis, s3, team_slug, private, workflow_id, created_by)
+VALUES (@id, @name, @description, @project_type, @database, @redis, @s3, @team_slug, @private, @workflow_id, @created_by)
+RETURNING *;
+
+-- name: FoundryProjectGet :one
+SELECT p.*, a.email AS created_by_email
+FROM foundry_projects p JOIN profiles a ON a.id = p.created_by
+WHERE p.id = $1;
+
+-- name: FoundryProjectList :many
+-- Newest first.
+SELECT p.*, a.email AS created_by_email
+FROM foundry_projects p JOIN profiles a ON a.id = p.created_by
+ORDER BY p.created_at DESC, p.id DESC
+LIMIT @page_size OFFSET @page_offset;
+
+-- name: FoundryProjectCount :one
+SELECT count(*) FROM foundry_projects;
+
+-- name: FoundryProjectSetURLs :exec
+-- Records the repository and run links once known; a link already set is
+-- kept when the new one is NULL.
+UPDATE foundry_projects
+SET repository_url = coalesce(sqlc.narg(repository_url), repository_url),
+    run_url = coalesce(sqlc.narg(run_url), run_url),
+    updated_at = now()
+WHERE id = @id;
+
+-- name: FoundryProjectFinish :execrows
+-- Ends a running project as succeeded or failed; an ended one is left as
+-- it is (a repeated call changes nothing).
+UPDATE foundry_projects
+SET status = @status, updated_at = now()
+WHERE id = @id AND status = 'running';

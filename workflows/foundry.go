@@ -1,0 +1,186 @@
+package workflows
+
+import (
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"hackdesk/activities"
+)
+
+// The steps of a Foundry launch, in order, as recorded on the project.
+const (
+	StepCreateRepository = "create_repository"
+	StepGrantTeam        = "grant_team"
+	StepDispatchSetup    = "dispatch_setup"
+	StepSetupRun         = "setup_run"
+)
+
+// FoundryLaunchInput is one launched project and its options.
+type FoundryLaunchInput struct {
+	ProjectID   uuid.UUID
+	Name        string
+	Description string
+	ProjectType string
+	Database    string
+	Redis       bool
+	S3          bool
+	TeamSlug    string
+	Private     bool
+	LaunchedAt  time.Time
+	// PollInterval is how often the setup run is read (zero: 5 s).
+	PollInterval time.Duration
+}
+
+// FoundryLaunchResult is the project's outcome.
+type FoundryLaunchResult struct {
+	Status        string // succeeded (a failure fails the workflow)
+	RepositoryURL string
+	RunURL        string
+}
+
+// FoundryLaunchID is the workflow ID of a project.
+func FoundryLaunchID(projectID uuid.UUID) string { return "foundry:" + projectID.String() }
+
+// FoundryLaunchRequest starts the FoundryLaunch workflow of a project.
+func FoundryLaunchRequest(in FoundryLaunchInput) Request {
+	return Request{ID: FoundryLaunchID(in.ProjectID), Type: "FoundryLaunch", Input: in, Kind: KindFoundry,
+		Subject: in.Name, Summary: "Foundry launch of " + in.Name + " (" + in.ProjectType + ")"}
+}
+
+// watchOptions are for the activity that follows the setup run: it runs as
+// long as the run does and heartbeats at each poll, so a lost worker is
+// noticed within the heartbeat timeout and the next attempt resumes from
+// the last heartbeat.
+var watchOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    2 * time.Hour,
+	ScheduleToCloseTimeout: 24 * time.Hour,
+	HeartbeatTimeout:       time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:    2 * time.Second,
+		BackoffCoefficient: 2,
+		MaximumInterval:    5 * time.Minute,
+	},
+}
+
+// FoundryLaunch creates the project's repository from its template, gives
+// the team access, dispatches the setup Actions workflow with the options
+// and follows the run to its end, recording each step as it starts and
+// ends. A failed step fails the project with its reason and ends the
+// workflow with that reason.
+func FoundryLaunch(ctx workflow.Context, in FoundryLaunchInput) (FoundryLaunchResult, error) {
+	if in.ProjectID == uuid.Nil || in.Name == "" {
+		return FoundryLaunchResult{}, temporal.NewNonRetryableApplicationError("project and name are required", "BadInput", nil)
+	}
+	var res FoundryLaunchResult
+	progress := "starting"
+	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
+		return res, err
+	}
+	var a *activities.FoundryActivities
+	sctx := storeActivity(ctx)
+	pctx := providerActivity(ctx, activities.FoundryNonRetryable...)
+	record := func(u activities.StepUpdate) error {
+		u.ProjectID = in.ProjectID
+		return workflow.ExecuteActivity(sctx, a.RecordStep, u).Get(ctx, nil)
+	}
+	// fail records the failed step and project, and ends the run.
+	fail := func(step string, cause error) (FoundryLaunchResult, error) {
+		detail := reason(cause)
+		progress = step + " failed: " + detail
+		if err := record(activities.StepUpdate{Step: step, Status: "failed", Detail: detail, Project: "failed"}); err != nil {
+			return res, err
+		}
+		return res, temporal.NewNonRetryableApplicationError(step+" failed: "+detail, "FoundryStepFailed", nil)
+	}
+
+	progress = StepCreateRepository
+	if err := record(activities.StepUpdate{Step: StepCreateRepository, Status: "running"}); err != nil {
+		return res, err
+	}
+	var repo activities.RepoRef
+	if err := workflow.ExecuteActivity(pctx, a.CreateRepository, activities.CreateRepositoryInput{
+		ProjectID: in.ProjectID, Name: in.Name, Description: in.Description, ProjectType: in.ProjectType,
+		Private: in.Private, LaunchedAt: in.LaunchedAt,
+	}).Get(ctx, &repo); err != nil {
+		return fail(StepCreateRepository, err)
+	}
+	res.RepositoryURL = repo.URL
+	detail := "created " + repo.FullName
+	if repo.Reused {
+		detail = "reused " + repo.FullName + " from an earlier attempt"
+	}
+	if err := record(activities.StepUpdate{Step: StepCreateRepository, Status: "succeeded", Detail: detail, RepositoryURL: repo.URL}); err != nil {
+		return res, err
+	}
+
+	progress = StepGrantTeam
+	if err := record(activities.StepUpdate{Step: StepGrantTeam, Status: "running"}); err != nil {
+		return res, err
+	}
+	if err := workflow.ExecuteActivity(pctx, a.GrantTeam, activities.GrantTeamInput{Repo: repo.Name, TeamSlug: in.TeamSlug}).Get(ctx, nil); err != nil {
+		return fail(StepGrantTeam, err)
+	}
+	if err := record(activities.StepUpdate{Step: StepGrantTeam, Status: "succeeded", Detail: "team " + in.TeamSlug + " can push"}); err != nil {
+		return res, err
+	}
+
+	progress = StepDispatchSetup
+	if err := record(activities.StepUpdate{Step: StepDispatchSetup, Status: "running"}); err != nil {
+		return res, err
+	}
+	correlation := in.ProjectID.String()
+	if err := workflow.ExecuteActivity(pctx, a.DispatchSetup, activities.DispatchInput{
+		Repo: repo.Name, Ref: repo.DefaultBranch, CorrelationID: correlation,
+		ProjectType: in.ProjectType, Database: in.Database, Redis: in.Redis, S3: in.S3,
+	}).Get(ctx, nil); err != nil {
+		return fail(StepDispatchSetup, err)
+	}
+	if err := record(activities.StepUpdate{Step: StepDispatchSetup, Status: "succeeded", Detail: "dispatched on " + repo.DefaultBranch}); err != nil {
+		return res, err
+	}
+
+	progress = StepSetupRun
+	if err := record(activities.StepUpdate{Step: StepSetupRun, Status: "running", Detail: "waiting for the run"}); err != nil {
+		return res, err
+	}
+	wctx := withOptions(ctx, watchOptions, activities.FoundryNonRetryable)
+	var out activities.RunOutcome
+	if err := workflow.ExecuteActivity(wctx, a.WatchSetupRun, activities.WatchInput{
+		ProjectID: in.ProjectID, Repo: repo.Name, CorrelationID: correlation, PollInterval: in.PollInterval,
+	}).Get(ctx, &out); err != nil {
+		return fail(StepSetupRun, err)
+	}
+	res.RunURL = out.URL
+	if out.Conclusion != "success" {
+		why := "the setup run ended: " + out.Conclusion
+		if out.FailedStep != "" {
+			why += " at step " + out.FailedStep
+		}
+		return fail(StepSetupRun, errors.New(why))
+	}
+	if err := record(activities.StepUpdate{Step: StepSetupRun, Status: "succeeded", Detail: "the setup run succeeded",
+		RunURL: out.URL, Project: "succeeded"}); err != nil {
+		return res, err
+	}
+	progress = "succeeded"
+	res.Status = "succeeded"
+	return res, nil
+}
+
+// reason is the readable part of an activity's error: an application
+// error's own message, without the wrapping Temporal adds.
+func reason(err error) string {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.Message() != "" {
+		return app.Message()
+	}
+	var timeout *temporal.TimeoutError
+	if errors.As(err, &timeout) {
+		return "timed out (" + timeout.TimeoutType().String() + ")"
+	}
+	return err.Error()
+}
