@@ -142,7 +142,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, `
 hackdesk dev is up
-  API          %s   (OpenAPI: %s/api/openapi.yaml)
+  API          %s   (reference: %s/api/docs)
   Temporal UI  %s
   S3           %s   (bucket %s)
   Code host    %s
