@@ -58,6 +58,8 @@ type applicationJSON struct {
 	RsvpAt       *time.Time `json:"rsvp_at"`
 	// The exec positions chosen (at most three, open, of one term).
 	PositionIDs []uuid.UUID `json:"position_ids"`
+	// The answers to question-bank questions, by question id.
+	Answers map[string]string `json:"answers"`
 }
 
 func toApplicationJSON(a db.Application) applicationJSON {
@@ -75,7 +77,7 @@ func toApplicationJSON(a db.Application) applicationJSON {
 		CocAgreed: a.CocAgreed, InfoShareAuthorized: a.InfoShareAuthorized, MarketingOptIn: a.MarketingOptIn,
 		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt, SubmittedAt: a.SubmittedAt,
 		Decision: a.Decision, RsvpDeadline: a.RsvpDeadline, Rsvp: a.Rsvp, RsvpAt: a.RsvpAt,
-		PositionIDs: a.PositionIds,
+		PositionIDs: a.PositionIds, Answers: map[string]string{},
 	}
 }
 
@@ -137,7 +139,11 @@ func (s *Server) getApplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toApplicationJSON(a))
+	out, err := applicationWithAnswers(r.Context(), s.store.Queries, a)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -167,6 +173,10 @@ type applicationPatch struct {
 	InfoShareAuthorized field[bool]         `json:"info_share_authorized"`
 	MarketingOptIn      field[bool]         `json:"marketing_opt_in"`
 	PositionIDs         field[[]string]     `json:"position_ids"`
+	// Answers to question-bank questions: {question_id: text}; a null or
+	// blank text removes that answer. Checked against the questions in
+	// the handler.
+	Answers field[map[string]*string] `json:"answers"`
 
 	positionIDs []uuid.UUID
 }
@@ -287,6 +297,9 @@ func (p *applicationPatch) Validate() apperr.Fields {
 			f.Add("position_ids", why)
 		}
 		p.positionIDs = ids
+	}
+	if p.Answers.Set && p.Answers.Null {
+		f.Add("answers", "must be an object of question ids to answers")
 	}
 	return f
 }
@@ -463,7 +476,7 @@ func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) error 
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
-	var out db.Application
+	var out applicationJSON
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
 		a, err := lockDraft(ctx, q, me)
 		if err != nil {
@@ -489,14 +502,33 @@ func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) error 
 			if err := q.ApplicationSetPositions(ctx, db.ApplicationSetPositionsParams{ID: a.ID, PositionIds: ids}); err != nil {
 				return err
 			}
+			a.PositionIds = ids
 		}
-		out, err = q.ApplicationGetByProfile(ctx, me)
+		// Answers are checked against the questions of the positions as
+		// they stand after this patch.
+		if patch.Answers.Set {
+			if err := saveAnswers(ctx, q, a, patch.Answers.V); err != nil {
+				return err
+			}
+		}
+		if patch.PositionIDs.Set {
+			// Answers to questions of positions no longer chosen go.
+			if err := q.AnswersDropInapplicable(ctx, db.AnswersDropInapplicableParams{
+				ApplicationID: a.ID, PositionIds: a.PositionIds}); err != nil {
+				return err
+			}
+		}
+		row, err := q.ApplicationGetByProfile(ctx, me)
+		if err != nil {
+			return err
+		}
+		out, err = applicationWithAnswers(ctx, q, row)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": toApplicationJSON(out)})
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": out})
 	return nil
 }
 
@@ -546,13 +578,31 @@ func requiredForSubmit(a db.Application) apperr.Fields {
 func (s *Server) submitApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
-	var out db.Application
+	var out applicationJSON
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
 		a, err := lockDraft(ctx, q, me)
 		if err != nil {
 			return err
 		}
-		if err := requiredForSubmit(a).Err(); err != nil {
+		// Answers to questions that no longer apply (a question moved to
+		// other positions) are not submitted.
+		positions := a.PositionIds
+		if positions == nil {
+			positions = []uuid.UUID{}
+		}
+		if err := q.AnswersDropInapplicable(ctx, db.AnswersDropInapplicableParams{
+			ApplicationID: a.ID, PositionIds: positions}); err != nil {
+			return err
+		}
+		missing := requiredForSubmit(a)
+		more, err := missingAnswers(ctx, q, a)
+		if err != nil {
+			return err
+		}
+		for k, v := range more {
+			missing[k] = v
+		}
+		if err := missing.Err(); err != nil {
 			return err
 		}
 		// Team members must still be confirmed accounts.
@@ -564,16 +614,20 @@ func (s *Server) submitApplication(w http.ResponseWriter, r *http.Request) error
 		if err := checkPositions(ctx, q, a.PositionIds); err != nil {
 			return err
 		}
-		if out, err = q.ApplicationSubmit(ctx, a.ID); err != nil {
+		row, err := q.ApplicationSubmit(ctx, a.ID)
+		if err != nil {
 			return err
 		}
-		_, err = q.SelectionsCreateForApplication(ctx, db.SelectionsCreateForApplicationParams{
-			ApplicationID: a.ID, PositionIds: a.PositionIds})
+		if _, err = q.SelectionsCreateForApplication(ctx, db.SelectionsCreateForApplicationParams{
+			ApplicationID: a.ID, PositionIds: a.PositionIds}); err != nil {
+			return err
+		}
+		out, err = applicationWithAnswers(ctx, q, row)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": toApplicationJSON(out)})
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": out})
 	return nil
 }

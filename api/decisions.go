@@ -278,6 +278,10 @@ func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": toApplicationJSON(out)})
+	view, err := applicationWithAnswers(ctx, s.store.Queries, out)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"success": true, "application": view})
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,12 +19,14 @@ import (
 )
 
 var (
-	errNoTerm           = apperr.WithMessage(apperr.NotFound, "No term", "Create a term first")
-	errPositionMissing  = apperr.New(apperr.NotFound, "Position not found")
-	errSelectionMissing = apperr.New(apperr.NotFound, "Selection not found")
-	errPositionInUse    = apperr.WithMessage(apperr.Conflict, "Position has selections", "A position someone chose cannot be deleted; close it instead")
-	errOfferAccepted    = apperr.WithMessage(apperr.Conflict, "Offer already accepted", "This applicant has accepted another offer this term")
-	errPresidentOnly    = apperr.WithMessage(apperr.Forbidden, "Forbidden", "Only the President may set this status")
+	errNoTerm               = apperr.WithMessage(apperr.NotFound, "No term", "Create a term first")
+	errPositionMissing      = apperr.New(apperr.NotFound, "Position not found")
+	errSelectionMissing     = apperr.New(apperr.NotFound, "Selection not found")
+	errPositionInUse        = apperr.WithMessage(apperr.Conflict, "Position has selections", "A position someone chose cannot be deleted; close it instead")
+	errPositionHasQuestions = apperr.WithMessage(apperr.Conflict, "Position has questions",
+		"Move or delete the position's application questions first, or close it instead")
+	errOfferAccepted = apperr.WithMessage(apperr.Conflict, "Offer already accepted", "This applicant has accepted another offer this term")
+	errPresidentOnly = apperr.WithMessage(apperr.Forbidden, "Forbidden", "Only the President may set this status")
 )
 
 // positionJSON is a position as the API shows it.
@@ -252,7 +255,7 @@ func (s *Server) patchPosition(w http.ResponseWriter, r *http.Request) error {
 }
 
 // deletePosition is DELETE /api/positions/{id} (President). A position
-// someone chose is kept (409): close it instead.
+// someone chose, or one with application questions, is kept (409).
 func (s *Server) deletePosition(w http.ResponseWriter, r *http.Request) error {
 	id, err := uuid.Parse(chi.URLParam(r, "id"))
 	if err != nil {
@@ -266,6 +269,10 @@ func (s *Server) deletePosition(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		n, err := q.PositionDelete(ctx, id)
+		var ce *db.ConstraintError
+		if errors.As(err, &ce) && ce.Constraint == "position_questions_position_id_fkey" {
+			return errPositionHasQuestions
+		}
 		if err != nil {
 			return err
 		}
@@ -312,7 +319,9 @@ type applicantRef struct {
 	Email       string    `json:"email"`
 }
 
-// The application form's two written answers, as review answers.
+// The application form's two fixed written answers come first in a review
+// item's answers, under their field names; the question-bank answers
+// follow under their question ids.
 var formQuestions = []struct{ id, prompt string }{
 	{"q1_answer", "Question 1"},
 	{"q2_answer", "Question 2"},
@@ -368,6 +377,14 @@ func (s *Server) listReview(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	appIDs := make([]uuid.UUID, len(rows))
+	for i, row := range rows {
+		appIDs[i] = row.ApplicationID
+	}
+	bank, err := answersOf(ctx, s.store.Queries, appIDs...)
+	if err != nil {
+		return err
+	}
 	items := make([]reviewItemJSON, len(rows))
 	var total int64
 	for i, row := range rows {
@@ -376,6 +393,13 @@ func (s *Server) listReview(w http.ResponseWriter, r *http.Request) error {
 		for j, a := range []*string{row.Q1Answer, row.Q2Answer} {
 			if a != nil && *a != "" {
 				answers = append(answers, answerJSON{QuestionID: formQuestions[j].id, Prompt: formQuestions[j].prompt, Answer: *a})
+			}
+		}
+		// Then the question-bank answers that concern this position: the
+		// general questions' and this position's own.
+		for _, a := range bank[row.ApplicationID] {
+			if len(a.PositionIds) == 0 || slices.Contains(a.PositionIds, row.PositionID) {
+				answers = append(answers, answerJSON{QuestionID: a.QuestionID.String(), Prompt: a.Prompt, Answer: a.Answer})
 			}
 		}
 		items[i] = reviewItemJSON{SelectionID: row.ID, ApplicationID: row.ApplicationID, Status: row.Status,

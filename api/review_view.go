@@ -21,25 +21,35 @@ type ReviewApplication struct {
 	applicationJSON
 	ResumeURL            *string      `json:"resume_url"`
 	TeamMembersWithNames []TeamMember `json:"team_members_with_names"`
+	// The question-bank answers with their prompts (an archived
+	// question's prompt included).
+	QuestionAnswers []answerJSON `json:"question_answers"`
 }
 
 // ReviewView loads an application for reviewers: every field, a signed
-// resume link and the team with display names, in one query plus one
-// presign. It returns db.ErrNotFound for an unknown id.
+// resume link, the team with display names and the question-bank answers
+// with their prompts, in two queries plus one presign. It returns db.ErrNotFound for an unknown id.
 func ReviewView(ctx context.Context, store *db.Store, blob *storage.Store, id uuid.UUID) (ReviewApplication, error) {
 	row, err := store.ApplicationReviewView(ctx, id)
 	if err != nil {
 		return ReviewApplication{}, err
 	}
-	return reviewViewOf(ctx, blob, row.Application, row.TeamMembersWithNames)
+	return reviewViewOf(ctx, store.Queries, blob, row.Application, row.TeamMembersWithNames)
 }
 
-// reviewViewOf completes a loaded row: team names decoded, resume signed.
-func reviewViewOf(ctx context.Context, blob *storage.Store, a db.Application, team json.RawMessage) (ReviewApplication, error) {
+// reviewViewOf completes a loaded row: team names decoded, answers
+// loaded, resume signed.
+func reviewViewOf(ctx context.Context, q *db.Queries, blob *storage.Store, a db.Application, team json.RawMessage) (ReviewApplication, error) {
 	out := ReviewApplication{applicationJSON: toApplicationJSON(a)}
 	if err := json.Unmarshal(team, &out.TeamMembersWithNames); err != nil {
 		return out, err
 	}
+	answers, err := answersOf(ctx, q, a.ID)
+	if err != nil {
+		return out, err
+	}
+	out.Answers = answerMap(answers[a.ID])
+	out.QuestionAnswers = answerList(answers[a.ID])
 	if a.ResumeKey != nil {
 		link, err := blob.PresignGet(ctx, *a.ResumeKey, *a.ResumeName, resumeLinkTTL)
 		if err != nil {

@@ -38,7 +38,7 @@ func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	view, err := reviewViewOf(ctx, s.blob, row.Application, row.TeamMembersWithNames)
+	view, err := reviewViewOf(ctx, s.store.Queries, s.blob, row.Application, row.TeamMembersWithNames)
 	if err != nil {
 		return err
 	}

@@ -129,6 +129,25 @@ func ScopeOf(superadmin bool, execPosition, execSubteam string) (Scope, Role, bo
 // the scope.
 func (s Scope) Covers(subteam string) bool { return s.All || s.Subteam == subteam }
 
+// EditsQuestion reports whether the scope may change (or create) a
+// question asked for positions of the given subteams. A President's scope
+// edits every question; a VP's only a question whose positions are all of
+// their subteam. A general question (no positions) is the President's.
+func (s Scope) EditsQuestion(subteams []string) bool {
+	if s.All {
+		return true
+	}
+	if len(subteams) == 0 || s.Subteam == "" {
+		return false
+	}
+	for _, st := range subteams {
+		if st != s.Subteam {
+			return false
+		}
+	}
+	return true
+}
+
 // Grant is what a position gives its hire at finalization.
 type Grant string
 

@@ -121,3 +121,31 @@ func TestGrantsAndURL(t *testing.T) {
 		}
 	}
 }
+
+func TestEditsQuestion(t *testing.T) {
+	pres := Scope{All: true}
+	design := Scope{Subteam: "Design"}
+	none := Scope{}
+	cases := []struct {
+		name     string
+		scope    Scope
+		subteams []string
+		want     bool
+	}{
+		{"president general", pres, nil, true},
+		{"president any subteam", pres, []string{"Tech", "Design"}, true},
+		{"vp general", design, nil, false},
+		{"vp general empty", design, []string{}, false},
+		{"vp own", design, []string{"Design"}, true},
+		{"vp own twice", design, []string{"Design", "Design"}, true},
+		{"vp other", design, []string{"Tech"}, false},
+		{"vp mixed", design, []string{"Design", "Tech"}, false},
+		{"no scope", none, []string{""}, false},
+		{"no scope general", none, nil, false},
+	}
+	for _, c := range cases {
+		if got := c.scope.EditsQuestion(c.subteams); got != c.want {
+			t.Errorf("%s: EditsQuestion(%v) = %v, want %v", c.name, c.subteams, got, c.want)
+		}
+	}
+}
