@@ -50,6 +50,7 @@ type Set struct {
 	Hiring *HiringActivities
 	// Foundry has no code host until the app sets one (app.Activities).
 	Foundry *FoundryActivities
+	Term    *TermActivities
 }
 
 // NewSet builds every activity struct from the shared dependencies.
@@ -60,8 +61,9 @@ func NewSet(store *db.Store, blob *storage.Store, mailer mail.Sender, mailFrom s
 		Resume:  &ResumeActivities{Store: store, Blob: blob},
 		Hiring:  &HiringActivities{Store: store},
 		Foundry: &FoundryActivities{Store: store},
+		Term:    &TermActivities{Store: store},
 	}
 }
 
 // All lists the structs for registration.
-func (s Set) All() []any { return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry} }
+func (s Set) All() []any { return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term} }

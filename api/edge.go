@@ -259,7 +259,9 @@ func canonicalOrigin(raw string) string {
 // multipartRoutes take a multipart/form-data body; every other route that
 // takes a body takes JSON.
 var multipartRoutes = map[string]bool{
-	"POST /api/applications/resumes": true,
+	"POST /api/applications/resumes":          true,
+	"POST /api/onboarding/headshot":           true,
+	"POST /api/onboarding/returning/headshot": true,
 }
 
 var errNotJSON = apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the body as application/json")

@@ -16,6 +16,7 @@ import (
 	"hackdesk/codehost"
 	"hackdesk/config"
 	"hackdesk/db"
+	"hackdesk/onboarding"
 	"hackdesk/storage"
 )
 
@@ -120,10 +121,24 @@ func (s *Server) routes() []route {
 		{"DELETE", "/api/positions/{id}", President, s.deletePosition},
 		{"GET", "/api/applications/review", VP, s.listReview},
 		{"PATCH", "/api/applications/review/{selection_id}", VP, s.patchSelection("selection_id")},
+		{"GET", "/api/applications/review/questions", VP, s.listQuestions},
+		{"POST", "/api/applications/review/questions", VP, s.createQuestion},
+		{"PATCH", "/api/applications/review/questions/{id}", VP, s.patchQuestion},
+		{"DELETE", "/api/applications/review/questions/{id}", VP, s.deleteQuestion},
+		{"GET", "/api/applications/questions", Authenticated, s.applicantQuestions},
 		{"GET", "/api/applications/hiring", President, s.hiringBoard},
 		{"PATCH", "/api/applications/hiring/selections/{id}", President, s.patchSelection("id")},
 		{"GET", "/api/applications/hiring/team", President, s.hiringTeam},
 		{"POST", "/api/applications/hiring/finalize", President, s.finalizeHiring},
+		{"GET", "/api/onboarding", Authenticated, s.getForm(onboarding.Onboarding)},
+		{"PUT", "/api/onboarding", Authenticated, s.putForm(onboarding.Onboarding)},
+		{"POST", "/api/onboarding/headshot", Authenticated, s.uploadHeadshot(onboarding.Onboarding)},
+		{"GET", "/api/onboarding/returning", Authenticated, s.getForm(onboarding.Returning)},
+		{"PUT", "/api/onboarding/returning", Authenticated, s.putForm(onboarding.Returning)},
+		{"POST", "/api/onboarding/returning/headshot", Authenticated, s.uploadHeadshot(onboarding.Returning)},
+		{"GET", "/api/onboarding/submissions", VP, s.listSubmissions},
+		{"GET", "/api/onboarding/export.csv", VP, s.exportCSV},
+		{"GET", "/api/onboarding/headshots.zip", VP, s.exportHeadshots},
 	}
 }
 

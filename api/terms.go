@@ -12,6 +12,8 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/outbox"
+	"hackdesk/workflows"
 )
 
 // termJSON is a term as the API shows it.
@@ -209,7 +211,9 @@ func (s *Server) createTerm(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 		}
-		return nil
+		// The term's form windows run in its TermWindow workflow.
+		_, err = outbox.Enqueue(ctx, q, workflows.TermWindowRequest(s.termWindowInput(t)))
+		return err
 	})
 	if err != nil {
 		return err
@@ -250,8 +254,16 @@ func (s *Server) patchTerm(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		before := termWindowsOf(t)
 		if err := body.apply(&t); err != nil {
 			return err
+		}
+		if termWindowsOf(t) != before {
+			// Changed dates go to the TermWindow workflow, which a
+			// signal-with-start starts afresh if its run has ended.
+			if _, err := outbox.Enqueue(ctx, q, workflows.TermWindowSignalRequest(s.termWindowInput(t))); err != nil {
+				return err
+			}
 		}
 		if t, err = q.TermUpdate(ctx, db.TermUpdateParams{ID: id, Name: t.Name, StartsOn: t.StartsOn, EndsOn: t.EndsOn,
 			OnboardingOpensAt: t.OnboardingOpensAt, OnboardingClosesAt: t.OnboardingClosesAt,
@@ -268,4 +280,26 @@ func (s *Server) patchTerm(w http.ResponseWriter, r *http.Request) error {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"term": toTermJSON(t)})
 	return nil
+}
+
+// windowTimes are a term's four window times, comparable.
+type windowTimes [4]int64
+
+func unixMicro(t *time.Time) int64 {
+	if t == nil {
+		return -1 << 62
+	}
+	return t.UnixMicro()
+}
+
+func termWindowsOf(t db.Term) windowTimes {
+	return windowTimes{unixMicro(t.OnboardingOpensAt), unixMicro(t.OnboardingClosesAt),
+		unixMicro(t.ReturningOpensAt), unixMicro(t.ReturningClosesAt)}
+}
+
+// termWindowInput is the TermWindow input (and dates) of a term.
+func (s *Server) termWindowInput(t db.Term) workflows.TermWindowInput {
+	return workflows.TermWindowInput{TermID: t.ID, TermName: t.Name, PublicURL: strings.TrimRight(s.cfg.PublicURL, "/"),
+		Windows: workflows.TermWindows{OnboardingOpensAt: t.OnboardingOpensAt, OnboardingClosesAt: t.OnboardingClosesAt,
+			ReturningOpensAt: t.ReturningOpensAt, ReturningClosesAt: t.ReturningClosesAt}}
 }

@@ -73,6 +73,28 @@ func (q *Queries) ExecRoleEnsure(ctx context.Context, arg ExecRoleEnsureParams) 
 	return result.RowsAffected(), nil
 }
 
+const execRoleHeldInTerm = `-- name: ExecRoleHeldInTerm :one
+SELECT EXISTS (
+    SELECT 1 FROM exec_roles
+    WHERE profile_id = $1 AND term_id = $2 AND (active OR $3::boolean)
+) AS held
+`
+
+type ExecRoleHeldInTermParams struct {
+	ProfileID    uuid.UUID
+	TermID       *uuid.UUID
+	IncludeEnded bool
+}
+
+// Whether a person holds (or, with include_ended, ever held) an exec role
+// of the term.
+func (q *Queries) ExecRoleHeldInTerm(ctx context.Context, arg ExecRoleHeldInTermParams) (bool, error) {
+	row := q.db.QueryRow(ctx, execRoleHeldInTerm, arg.ProfileID, arg.TermID, arg.IncludeEnded)
+	var held bool
+	err := row.Scan(&held)
+	return held, err
+}
+
 const execRoleInsert = `-- name: ExecRoleInsert :one
 INSERT INTO exec_roles (profile_id, position, subteam, term_id)
 VALUES ($1, $2, $3, $4)

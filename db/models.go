@@ -52,6 +52,13 @@ type Application struct {
 	PositionIds         []uuid.UUID
 }
 
+type ApplicationAnswer struct {
+	ApplicationID uuid.UUID
+	QuestionID    uuid.UUID
+	Answer        string
+	UpdatedAt     time.Time
+}
+
 type ApplicationEvent struct {
 	ID            int64
 	ApplicationID uuid.UUID
@@ -87,6 +94,24 @@ type Email struct {
 	UpdatedAt      time.Time
 	SentAt         *time.Time
 	Secret         bool
+}
+
+type ExecFormSubmission struct {
+	ID              uuid.UUID
+	TermID          uuid.UUID
+	ProfileID       uuid.UUID
+	Kind            string
+	DisplayName     string
+	Email           string
+	Role            string
+	TermType        string
+	HeadshotKey     *string
+	HeadshotConsent bool
+	ChatHandle      string
+	PhotoHandle     string
+	DsCompetency    string
+	SubmittedAt     time.Time
+	UpdatedAt       time.Time
 }
 
 type ExecRole struct {
@@ -163,6 +188,11 @@ type Position struct {
 	UpdatedAt   time.Time
 }
 
+type PositionQuestion struct {
+	QuestionID uuid.UUID
+	PositionID uuid.UUID
+}
+
 type Profile struct {
 	ID               uuid.UUID
 	Email            string
@@ -172,6 +202,20 @@ type Profile struct {
 	EmailConfirmedAt *time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+}
+
+type Question struct {
+	ID          uuid.UUID
+	Prompt      string
+	Type        string
+	CharLimit   *int32
+	Placeholder string
+	HelpText    string
+	Required    bool
+	ArchivedAt  *time.Time
+	CreatedBy   *uuid.UUID
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 }
 
 type Review struct {
@@ -236,6 +280,14 @@ type Term struct {
 	ReturningClosesAt  *time.Time
 	Active             bool
 	UpdatedAt          time.Time
+}
+
+type TermWindowClosing struct {
+	TermID     uuid.UUID
+	Kind       string
+	ClosesAt   time.Time
+	Submitted  int32
+	RecordedAt time.Time
 }
 
 type WorkflowStart struct {

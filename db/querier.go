@@ -23,6 +23,15 @@ type Querier interface {
 	// line is non-NULL for a given (sort, order_dir); the others are constant
 	// and do not affect the order.
 	AdminApplicationList(ctx context.Context, arg AdminApplicationListParams) ([]AdminApplicationListRow, error)
+	AnswerDelete(ctx context.Context, arg AnswerDeleteParams) error
+	AnswerUpsert(ctx context.Context, arg AnswerUpsertParams) error
+	// Drops the answers to questions that no longer apply to the chosen
+	// positions (a question tied to positions none of which is chosen).
+	AnswersDropInapplicable(ctx context.Context, arg AnswersDropInapplicableParams) error
+	// The answers of some applications with their prompts (archived questions
+	// included) and the question's positions; general questions first, then
+	// in the order the questions were made.
+	AnswersOfApplications(ctx context.Context, applicationIds []uuid.UUID) ([]AnswersOfApplicationsRow, error)
 	ApplicationEventInsert(ctx context.Context, arg ApplicationEventInsertParams) error
 	ApplicationEventsFor(ctx context.Context, applicationID uuid.UUID) ([]ApplicationEvent, error)
 	ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
@@ -58,6 +67,7 @@ type Querier interface {
 	// Marks a live token used and returns it; no row when the token is unknown,
 	// used, expired or meant for another purpose.
 	AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (AuthToken, error)
+	DBNow(ctx context.Context) (time.Time, error)
 	// Every application falls in exactly one breakdown bucket. An offer past its
 	// deadline without an answer counts as expired even before the RsvpDeadline
 	// workflow has marked it.
@@ -92,12 +102,28 @@ type Querier interface {
 	// With redact, a secret-bearing email's bodies are replaced by the given
 	// notice as it is marked sent: the audit trail keeps no usable link.
 	EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error
+	// The people a form is for: holders of an exec role of role_term_id (active
+	// ones only unless include_ended), without a submission of the kind for the
+	// term when only_missing.
+	ExecFormRecipients(ctx context.Context, arg ExecFormRecipientsParams) ([]ExecFormRecipientsRow, error)
+	ExecFormSubmissionGet(ctx context.Context, arg ExecFormSubmissionGetParams) (ExecFormSubmission, error)
+	// A term's submissions of one kind with the submitter's subteam in the
+	// term the form is about (the term itself for onboarding, the one before
+	// for returning); a VP passes their subteam, a President NULL.
+	ExecFormSubmissionList(ctx context.Context, arg ExecFormSubmissionListParams) ([]ExecFormSubmissionListRow, error)
+	ExecFormSubmissionLock(ctx context.Context, arg ExecFormSubmissionLockParams) (ExecFormSubmission, error)
+	ExecFormSubmissionSetHeadshot(ctx context.Context, arg ExecFormSubmissionSetHeadshotParams) (int64, error)
+	// Submits the form, or updates the caller's submission (submitted_at kept).
+	ExecFormSubmissionUpsert(ctx context.Context, arg ExecFormSubmissionUpsertParams) (ExecFormSubmissionUpsertRow, error)
 	ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) error
 	// Ends a person's active exec role unless it is already exactly this one.
 	ExecRoleEndOthers(ctx context.Context, arg ExecRoleEndOthersParams) error
 	// Gives a person this active exec role unless they hold an active one
 	// (ExecRoleEndOthers runs first, so that one is this role).
 	ExecRoleEnsure(ctx context.Context, arg ExecRoleEnsureParams) (int64, error)
+	// Whether a person holds (or, with include_ended, ever held) an exec role
+	// of the term.
+	ExecRoleHeldInTerm(ctx context.Context, arg ExecRoleHeldInTermParams) (bool, error)
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
 	// Ends the active exec roles of people not hired for the term (the
 	// previous execs); returns whose roles ended.
@@ -145,6 +171,8 @@ type Querier interface {
 	// A term's positions; only the open ones unless include_closed.
 	PositionList(ctx context.Context, arg PositionListParams) ([]Position, error)
 	PositionLock(ctx context.Context, id uuid.UUID) (Position, error)
+	PositionQuestionsAdd(ctx context.Context, arg PositionQuestionsAddParams) error
+	PositionQuestionsClear(ctx context.Context, questionID uuid.UUID) error
 	PositionUpdate(ctx context.Context, arg PositionUpdateParams) (Position, error)
 	PositionsByIDs(ctx context.Context, ids []uuid.UUID) ([]Position, error)
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
@@ -170,6 +198,22 @@ type Querier interface {
 	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
 	// Makes admins members again; a superadmin is never lowered.
 	ProfilesDemoteToMember(ctx context.Context, ids []uuid.UUID) (int64, error)
+	// The live questions an applicant who chose position_ids answers: the
+	// general ones and those of any chosen position, general first, then
+	// oldest first.
+	QuestionApplicable(ctx context.Context, positionIds []uuid.UUID) ([]QuestionApplicableRow, error)
+	QuestionArchive(ctx context.Context, id uuid.UUID) error
+	// Deletes a question nobody answered; one with answers is kept (archive it).
+	QuestionDeleteUnanswered(ctx context.Context, id uuid.UUID) (int64, error)
+	QuestionInsert(ctx context.Context, arg QuestionInsertParams) (Question, error)
+	// Every live question with its positions and their subteams; general
+	// questions (no positions) first, then oldest first.
+	QuestionList(ctx context.Context) ([]QuestionListRow, error)
+	// A live (not archived) question for change.
+	QuestionLock(ctx context.Context, id uuid.UUID) (Question, error)
+	// A question's positions with their subteams.
+	QuestionPositions(ctx context.Context, questionID uuid.UUID) ([]QuestionPositionsRow, error)
+	QuestionUpdate(ctx context.Context, arg QuestionUpdateParams) (Question, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
 	// Records a review of a submitted application that is neither the
 	// reviewer's own nor one whose team lists them, in one statement (the
@@ -243,8 +287,13 @@ type Querier interface {
 	TermInsert(ctx context.Context, arg TermInsertParams) (Term, error)
 	TermList(ctx context.Context) ([]Term, error)
 	TermLock(ctx context.Context, id uuid.UUID) (Term, error)
+	// The term before this one: the latest that starts earlier.
+	TermPrevious(ctx context.Context, id uuid.UUID) (Term, error)
 	TermSetActive(ctx context.Context, id uuid.UUID) error
 	TermUpdate(ctx context.Context, arg TermUpdateParams) (Term, error)
+	TermWindowCloseGet(ctx context.Context, arg TermWindowCloseGetParams) (TermWindowClosing, error)
+	// Records a window's close with how many had submitted by then.
+	TermWindowCloseRecord(ctx context.Context, arg TermWindowCloseRecordParams) (TermWindowClosing, error)
 	// Claims due pending rows for this transaction. Rows another dispatcher
 	// holds are skipped, so replicas never dispatch the same row at once.
 	WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowStart, error)

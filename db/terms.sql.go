@@ -219,6 +219,32 @@ func (q *Queries) TermLock(ctx context.Context, id uuid.UUID) (Term, error) {
 	return i, err
 }
 
+const termPrevious = `-- name: TermPrevious :one
+SELECT id, name, starts_on, ends_on, created_at, onboarding_opens_at, onboarding_closes_at, returning_opens_at, returning_closes_at, active, updated_at FROM terms
+WHERE starts_on < (SELECT t.starts_on FROM terms t WHERE t.id = $1)
+ORDER BY starts_on DESC, created_at DESC LIMIT 1
+`
+
+// The term before this one: the latest that starts earlier.
+func (q *Queries) TermPrevious(ctx context.Context, id uuid.UUID) (Term, error) {
+	row := q.db.QueryRow(ctx, termPrevious, id)
+	var i Term
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.StartsOn,
+		&i.EndsOn,
+		&i.CreatedAt,
+		&i.OnboardingOpensAt,
+		&i.OnboardingClosesAt,
+		&i.ReturningOpensAt,
+		&i.ReturningClosesAt,
+		&i.Active,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const termSetActive = `-- name: TermSetActive :exec
 UPDATE terms SET active = true, updated_at = now() WHERE id = $1 AND NOT active
 `

@@ -104,6 +104,18 @@ var templates = map[string]template{
 		"Hi {{.name}},\n\nWelcome to the team as {{.position}} for {{.term}}.\n\nOnboarding: {{.onboarding}}\n{{if .chat}}Join the team chat: {{.chat}}\n{{end}}Pick a time for the all-hands: {{.all_hands}}\n",
 		`<p>Hi {{.name}},</p><p>Welcome to the team as {{.position}} for {{.term}}.</p><p><a href="{{.onboarding}}">Start your onboarding</a>.</p>{{if .chat}}<p><a href="{{.chat}}">Join the team chat</a>.</p>{{end}}<p><a href="{{.all_hands}}">Pick a time for the all-hands</a>.</p>`,
 		"name", "position", "term", "onboarding", "all_hands"),
+	// Exec forms (TermWindow): a window has opened, and a reminder to those
+	// who have not submitted 48 hours before it closes.
+	"exec_form_open": newTemplate("exec_form_open",
+		`{{.form}} for {{.term}} is open`,
+		"Hi {{.name}},\n\n{{.form}} for {{.term}} is open until {{.closes}}. Fill it in here:\n\n{{.link}}\n",
+		`<p>Hi {{.name}},</p><p>{{.form}} for {{.term}} is open until {{.closes}}. <a href="{{.link}}">Fill it in</a>.</p>`,
+		"name", "form", "term", "closes", "link"),
+	"exec_form_reminder": newTemplate("exec_form_reminder",
+		`Reminder: {{.form}} for {{.term}} closes {{.closes}}`,
+		"Hi {{.name}},\n\nWe have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}:\n\n{{.link}}\n",
+		`<p>Hi {{.name}},</p><p>We have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}: <a href="{{.link}}">fill it in now</a>.</p>`,
+		"name", "form", "form_lower", "term", "closes", "link"),
 }
 
 // Render fills the template of the given kind with data.

@@ -70,6 +70,23 @@ func (s *Store) Put(ctx context.Context, key, contentType string, body io.Reader
 	return err
 }
 
+// ErrNotFound is Get's answer for a missing object.
+var ErrNotFound = errors.New("storage: object not found")
+
+// Get opens key for streaming: the body is read straight from the
+// response, never buffered whole; the caller closes it. It also answers
+// the object's size. A missing object is ErrNotFound.
+func (s *Store) Get(ctx context.Context, key string) (io.ReadCloser, int64, error) {
+	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{Bucket: &s.bucket, Key: &key})
+	if isNotFound(err) {
+		return nil, 0, ErrNotFound
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return out.Body, aws.ToInt64(out.ContentLength), nil
+}
+
 // Exists reports whether key holds an object.
 func (s *Store) Exists(ctx context.Context, key string) (bool, error) {
 	_, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key})

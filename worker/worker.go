@@ -47,4 +47,5 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.RsvpDeadline)
 	r.RegisterWorkflow(workflows.HiringFinalization)
 	r.RegisterWorkflow(workflows.FoundryLaunch)
+	r.RegisterWorkflow(workflows.TermWindow)
 }

@@ -117,6 +117,7 @@ func TestReplay(t *testing.T) {
 		"testdata/rsvp_deadline.json",
 		"testdata/hiring_finalization.json",
 		"testdata/foundry_launch.json",
+		"testdata/term_window.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()

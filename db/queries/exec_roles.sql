@@ -27,3 +27,11 @@ UPDATE exec_roles e SET active = false, ended_at = now()
 WHERE e.active AND e.profile_id = ANY(@profile_ids::uuid[])
   AND e.term_id IS DISTINCT FROM @term_id::uuid
 RETURNING e.profile_id;
+
+-- name: ExecRoleHeldInTerm :one
+-- Whether a person holds (or, with include_ended, ever held) an exec role
+-- of the term.
+SELECT EXISTS (
+    SELECT 1 FROM exec_roles
+    WHERE profile_id = @profile_id AND term_id = @term_id AND (active OR @include_ended::boolean)
+) AS held;

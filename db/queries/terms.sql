@@ -39,3 +39,9 @@ UPDATE terms SET active = true, updated_at = now() WHERE id = @id AND NOT active
 
 -- name: TermGetByName :one
 SELECT * FROM terms WHERE name = $1;
+
+-- name: TermPrevious :one
+-- The term before this one: the latest that starts earlier.
+SELECT * FROM terms
+WHERE starts_on < (SELECT t.starts_on FROM terms t WHERE t.id = @id)
+ORDER BY starts_on DESC, created_at DESC LIMIT 1;
