@@ -49,21 +49,25 @@ type Set struct {
 	Resume *ResumeActivities
 	Hiring *HiringActivities
 	// Foundry has no code host until the app sets one (app.Activities).
-	Foundry *FoundryActivities
-	Term    *TermActivities
+	Foundry  *FoundryActivities
+	Term     *TermActivities
+	Headshot *HeadshotActivities
 }
 
 // NewSet builds every activity struct from the shared dependencies.
 func NewSet(store *db.Store, blob *storage.Store, mailer mail.Sender, mailFrom string) Set {
 	return Set{
-		Email:   &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
-		Rsvp:    &RsvpActivities{Store: store},
-		Resume:  &ResumeActivities{Store: store, Blob: blob},
-		Hiring:  &HiringActivities{Store: store},
-		Foundry: &FoundryActivities{Store: store},
-		Term:    &TermActivities{Store: store},
+		Email:    &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
+		Rsvp:     &RsvpActivities{Store: store},
+		Resume:   &ResumeActivities{Store: store, Blob: blob},
+		Hiring:   &HiringActivities{Store: store},
+		Foundry:  &FoundryActivities{Store: store},
+		Term:     &TermActivities{Store: store},
+		Headshot: &HeadshotActivities{Store: store, Blob: blob},
 	}
 }
 
 // All lists the structs for registration.
-func (s Set) All() []any { return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term} }
+func (s Set) All() []any {
+	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot}
+}

@@ -18,7 +18,9 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/db"
 	"hackdesk/onboarding"
+	"hackdesk/outbox"
 	"hackdesk/storage"
+	"hackdesk/workflows"
 )
 
 // submissionJSON is an exec form submission as the API shows it.
@@ -233,7 +235,10 @@ func (s *Server) putForm(kind onboarding.Kind) handlerFunc {
 				Kind: string(kind), DisplayName: sub.DisplayName, Email: sub.Email, Role: sub.Role, TermType: sub.TermType,
 				HeadshotKey: sub.HeadshotKey, HeadshotConsent: sub.HeadshotConsent, ChatHandle: sub.ChatHandle,
 				PhotoHandle: sub.PhotoHandle, DsCompetency: sub.DsCompetency})
-			return err
+			if err != nil {
+				return err
+			}
+			return queueHeadshotCleanup(ctx, q, st.term.ID, me, kind, old.HeadshotKey, sub.HeadshotKey)
 		})
 		if err != nil {
 			return err
@@ -331,7 +336,6 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 			return errHeadshotType
 		}
 		var key string
-		var replaced *string
 		err = s.store.InTx(ctx, func(q *db.Queries) error {
 			// Again inside the transaction: the window may have closed while
 			// the file was being read.
@@ -347,26 +351,31 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 			if err := s.blob.Put(ctx, key, img.ContentType, bytes.NewReader(data), int64(len(data))); err != nil {
 				return fmt.Errorf("store headshot: %w", err)
 			}
-			if old.HeadshotKey != nil && *old.HeadshotKey != key {
-				replaced = old.HeadshotKey
+			if _, err = q.ExecFormSubmissionSetHeadshot(ctx, db.ExecFormSubmissionSetHeadshotParams{HeadshotKey: &key,
+				TermID: st.term.ID, ProfileID: me, Kind: string(kind)}); err != nil {
+				return err
 			}
-			_, err = q.ExecFormSubmissionSetHeadshot(ctx, db.ExecFormSubmissionSetHeadshotParams{HeadshotKey: &key,
-				TermID: st.term.ID, ProfileID: me, Kind: string(kind)})
-			return err
+			return queueHeadshotCleanup(ctx, q, st.term.ID, me, kind, old.HeadshotKey, &key)
 		})
 		if err != nil {
 			return err
 		}
-		if replaced != nil {
-			// The old key is the caller's own (only their keys are accepted)
-			// and no row points at it any more.
-			if err := s.blob.Delete(ctx, *replaced); err != nil {
-				s.log.WarnContext(ctx, "delete replaced headshot", "key", *replaced, "err", err)
-			}
-		}
 		writeJSON(w, http.StatusOK, map[string]string{"key": key})
 		return nil
 	}
+}
+
+// queueHeadshotCleanup queues, in the caller's transaction, the clean-up of
+// a headshot object the form no longer points at (replaced by the other
+// image type, or removed), as replaced resumes are cleaned up. The
+// workflow deletes it unless the form points at it again by then.
+func queueHeadshotCleanup(ctx context.Context, q *db.Queries, term, profile uuid.UUID, kind onboarding.Kind, old, now *string) error {
+	if old == nil || (now != nil && *now == *old) {
+		return nil
+	}
+	_, err := outbox.Enqueue(ctx, q, workflows.HeadshotCleanupRequest(workflows.HeadshotCleanupInput{
+		TermID: term, ProfileID: profile, Kind: string(kind), Key: *old, ChangeID: uuid.New()}))
+	return err
 }
 
 // reviewKind reads ?kind= (onboarding by default).

@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"hackdesk/app"
+	"hackdesk/testenv"
 )
 
 // jpegFile is the start of a JPEG image.
@@ -207,19 +209,34 @@ func TestOnboardingForms(t *testing.T) {
 	if form.Submission == nil || (*form.Submission)["headshot_key"] != pngKey || (*form.Submission)["headshot_consent"] != true {
 		t.Errorf("submission after upload: %v", form.Submission)
 	}
-	// A JPEG replaces it; the PNG object goes.
+	// A JPEG replaces it; the PNG object goes (the HeadshotCleanup workflow,
+	// queued with the change).
 	vp.uploadHeadshot("/api/onboarding/headshot", jpegFile(), "true").JSON(t, &up)
 	if !strings.HasSuffix(up.Key, vpID.String()+".jpg") {
 		t.Errorf("jpeg key %s", up.Key)
 	}
-	if ok, err := a.Blob.Exists(context.Background(), pngKey); err != nil || ok {
-		t.Errorf("old headshot still stored (%v, %v)", ok, err)
+	stored := func(key string) bool {
+		ok, err := a.Blob.Exists(context.Background(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
 	}
-	// Left out, the headshot stays; null removes it from the submission.
+	waitFor(t, "the replaced PNG headshot deleted", func() bool { return !stored(pngKey) })
+	// Left out, the headshot stays; null removes it from the submission,
+	// and its object goes too.
 	vp.expect(200, "PUT", "/api/onboarding", formSubmission("Vee", "VP Design")).JSON(t, &saved)
 	if saved.Submission["headshot_key"] != up.Key {
 		t.Errorf("headshot dropped: %v", saved.Submission)
 	}
+	removal := formSubmission("Vee", "VP Design")
+	removal["headshot_key"] = nil
+	vp.expect(200, "PUT", "/api/onboarding", removal).JSON(t, &saved)
+	if saved.Submission["headshot_key"] != nil {
+		t.Errorf("headshot kept after null: %v", saved.Submission)
+	}
+	waitFor(t, "the removed JPEG headshot deleted", func() bool { return !stored(up.Key) })
+	recordHeadshotCleanup(t, a)
 
 	// Not yet open, closed: 403 with the dates, nothing stored.
 	before := countRows(t, a, `SELECT count(*) FROM exec_form_submissions WHERE display_name = 'Vee'`)
@@ -390,5 +407,19 @@ func TestOnboardingExports(t *testing.T) {
 	}
 	if title, _ := errorOf(t, pres.expect(409, "GET", "/api/onboarding/headshots.zip", nil)); title != "Headshot missing" {
 		t.Errorf("missing object: %s", title)
+	}
+}
+
+// recordHeadshotCleanup keeps the history of a finished HeadshotCleanup run
+// of the test's task queue for the replay test (RECORD_HISTORIES=1).
+func recordHeadshotCleanup(t *testing.T, a *app.App) {
+	t.Helper()
+	resp, err := a.Temporal.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{
+		Query: "WorkflowType = 'HeadshotCleanup' AND TaskQueue = '" + a.Config.TaskQueue + "' AND ExecutionStatus = 'Completed'"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(resp.Executions) > 0 {
+		testenv.RecordHistory(t, a.Temporal, resp.Executions[0].Execution.WorkflowId, "headshot_cleanup")
 	}
 }

@@ -48,4 +48,5 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.HiringFinalization)
 	r.RegisterWorkflow(workflows.FoundryLaunch)
 	r.RegisterWorkflow(workflows.TermWindow)
+	r.RegisterWorkflow(workflows.HeadshotCleanup)
 }

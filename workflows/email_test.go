@@ -118,6 +118,7 @@ func TestReplay(t *testing.T) {
 		"testdata/hiring_finalization.json",
 		"testdata/foundry_launch.json",
 		"testdata/term_window.json",
+		"testdata/headshot_cleanup.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()

@@ -30,6 +30,9 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/hiring_finalization.json", "HiringFinalization", func(ctx workflow.Context, _ workflows.HiringFinalizationInput) (activities.FinalizationResult, error) {
 			return activities.FinalizationResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/headshot_cleanup.json", "HeadshotCleanup", func(ctx workflow.Context, _ workflows.HeadshotCleanupInput) (workflows.ResumeCleanupResult, error) {
+			return workflows.ResumeCleanupResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/foundry_launch.json", "FoundryLaunch", func(ctx workflow.Context, _ workflows.FoundryLaunchInput) (workflows.FoundryLaunchResult, error) {
 			return workflows.FoundryLaunchResult{}, sleepFirst(ctx)
 		}},
