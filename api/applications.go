@@ -292,7 +292,7 @@ func (p *applicationPatch) Validate() apperr.Fields {
 		}
 	}
 	if p.PositionIDs.Set && !p.PositionIDs.Null {
-		ids, why := parsePositionIDs(p.PositionIDs.V)
+		ids, why := parsePositionIDs(p.PositionIDs.V, hiring.MaxPositions)
 		if why != "" {
 			f.Add("position_ids", why)
 		}
@@ -304,11 +304,12 @@ func (p *applicationPatch) Validate() apperr.Fields {
 	return f
 }
 
-// parsePositionIDs reads the chosen positions: at most three distinct
-// UUIDs.
-func parsePositionIDs(raw []string) ([]uuid.UUID, string) {
-	if len(raw) > hiring.MaxPositions {
-		return nil, fmt.Sprintf("at most %d positions", hiring.MaxPositions)
+// parsePositionIDs reads a list of positions: at most limit distinct UUIDs
+// (an application's choices, a question's positions). The string is the
+// reason the list is refused, empty when it is accepted.
+func parsePositionIDs(raw []string, limit int) ([]uuid.UUID, string) {
+	if len(raw) > limit {
+		return nil, fmt.Sprintf("at most %d positions", limit)
 	}
 	ids := make([]uuid.UUID, 0, len(raw))
 	seen := map[uuid.UUID]bool{}

@@ -123,7 +123,7 @@ func (b *questionBody) Validate() apperr.Fields {
 		f.Add("required", "must be true or false")
 	}
 	if b.PositionIDs.Set && !b.PositionIDs.Null {
-		ids, why := parseQuestionPositions(b.PositionIDs.V)
+		ids, why := parsePositionIDs(b.PositionIDs.V, maxQuestionPositions)
 		if why != "" {
 			f.Add("position_ids", why)
 		}
@@ -132,26 +132,8 @@ func (b *questionBody) Validate() apperr.Fields {
 	return f
 }
 
-// parseQuestionPositions reads a question's positions: distinct UUIDs.
-func parseQuestionPositions(raw []string) ([]uuid.UUID, string) {
-	if len(raw) > 100 {
-		return nil, "at most 100 positions"
-	}
-	ids := make([]uuid.UUID, 0, len(raw))
-	seen := map[uuid.UUID]bool{}
-	for _, v := range raw {
-		id, err := uuid.Parse(v)
-		if err != nil {
-			return nil, v + " is not a UUID"
-		}
-		if seen[id] {
-			return nil, v + " is listed twice"
-		}
-		seen[id] = true
-		ids = append(ids, id)
-	}
-	return ids, ""
-}
+// maxQuestionPositions caps the positions one question is asked for.
+const maxQuestionPositions = 100
 
 func (b *questionBody) apply(q *db.Question) {
 	if b.Prompt.Set {

@@ -130,7 +130,8 @@ func TestRsvpDeadlineOutlivesDatabaseOutage(t *testing.T) {
 
 func TestPromotionBatchIDDeterministic(t *testing.T) {
 	b := uuid.New()
-	if workflows.PromotionBatchID(b) != workflows.PromotionBatchID(b) || workflows.PromotionBatchID(b) == b {
-		t.Fatal("promotion batch id is not a stable function of the batch")
+	first, again := workflows.PromotionBatchID(b), workflows.PromotionBatchID(b)
+	if first != again || first == b || first == workflows.PromotionBatchID(uuid.New()) {
+		t.Fatalf("promotion batch id %s (again %s) for batch %s: want a stable id of its own per batch", first, again, b)
 	}
 }
