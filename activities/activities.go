@@ -52,22 +52,29 @@ type Set struct {
 	Foundry  *FoundryActivities
 	Term     *TermActivities
 	Headshot *HeadshotActivities
+	// Receipt has the default dues until the app sets MEMBERSHIP_DUES_CENTS.
+	Receipt *ReceiptActivities
+	// Broadcast has no unsubscribe signer, public URL or rate until the
+	// app sets them (app.Activities).
+	Broadcast *BroadcastActivities
 }
 
 // NewSet builds every activity struct from the shared dependencies.
 func NewSet(store *db.Store, blob *storage.Store, mailer mail.Sender, mailFrom string) Set {
 	return Set{
-		Email:    &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
-		Rsvp:     &RsvpActivities{Store: store},
-		Resume:   &ResumeActivities{Store: store, Blob: blob},
-		Hiring:   &HiringActivities{Store: store},
-		Foundry:  &FoundryActivities{Store: store},
-		Term:     &TermActivities{Store: store},
-		Headshot: &HeadshotActivities{Store: store, Blob: blob},
+		Email:     &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
+		Rsvp:      &RsvpActivities{Store: store},
+		Resume:    &ResumeActivities{Store: store, Blob: blob},
+		Hiring:    &HiringActivities{Store: store},
+		Foundry:   &FoundryActivities{Store: store},
+		Term:      &TermActivities{Store: store},
+		Headshot:  &HeadshotActivities{Store: store, Blob: blob},
+		Receipt:   &ReceiptActivities{Store: store, DuesCents: 2000},
+		Broadcast: &BroadcastActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
 	}
 }
 
 // All lists the structs for registration.
 func (s Set) All() []any {
-	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot}
+	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot, s.Receipt, s.Broadcast}
 }

@@ -34,8 +34,8 @@ type userJSON struct {
 	Role           string        `json:"role"`
 	EmailConfirmed bool          `json:"email_confirmed"`
 	ExecRole       *execRoleJSON `json:"exec_role"`
-	// Membership is always null until memberships exist (docs/decisions.md).
-	Membership *struct{} `json:"membership"`
+	// Membership is the caller's membership of the active term, or null.
+	Membership *membershipJSON `json:"membership"`
 }
 
 type execRoleJSON struct {
@@ -53,6 +53,14 @@ func (s *Server) loadUser(ctx context.Context, q *db.Queries, id uuid.UUID) (use
 		EmailConfirmed: v.EmailConfirmedAt != nil}
 	if v.ExecPosition != nil {
 		u.ExecRole = &execRoleJSON{Position: *v.ExecPosition, Subteam: v.ExecSubteam, TermID: v.ExecTermID}
+	}
+	m, err := q.MembershipOfActiveTerm(ctx, id)
+	switch {
+	case err == nil:
+		j := toMembershipJSON(m)
+		u.Membership = &j
+	case !errors.Is(err, db.ErrNotFound):
+		return userJSON{}, err
 	}
 	return u, nil
 }

@@ -619,6 +619,12 @@ func (s *Server) submitApplication(w http.ResponseWriter, r *http.Request) error
 		if err != nil {
 			return err
 		}
+		// The opt-in decides who marketing broadcasts reach; an unsubscribe
+		// clears it later.
+		if err := q.ProfileSetMarketingOptIn(ctx, db.ProfileSetMarketingOptInParams{
+			ID: me, MarketingOptIn: row.MarketingOptIn}); err != nil {
+			return err
+		}
 		if _, err = q.SelectionsCreateForApplication(ctx, db.SelectionsCreateForApplicationParams{
 			ApplicationID: a.ID, PositionIds: a.PositionIds}); err != nil {
 			return err

@@ -1,12 +1,14 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"mime"
 	"net/http"
+	"os"
 	"strings"
 
 	"hackdesk/apperr"
@@ -23,7 +25,8 @@ type validator interface {
 }
 
 // decode reads one JSON value from r's body into v. It caps the body,
-// rejects unknown fields, trailing data and non-JSON content types, runs v's
+// rejects unknown fields, trailing data, non-JSON content types and text
+// holding NUL (\u0000, which no PostgreSQL text value can hold), runs v's
 // Validate when it has one, and returns the 400 (or 413/415) error of any
 // failure. w goes to http.MaxBytesReader, which has the server close the
 // connection after an oversized body.
@@ -35,7 +38,11 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 		}
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxJSONBody)
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return decodeError(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
@@ -43,12 +50,35 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return apperr.WithMessage(apperr.Invalid, "Invalid JSON", "The body must hold a single JSON value")
 	}
+	if escapesNUL(body) {
+		return errNUL
+	}
 	if val, ok := v.(validator); ok {
 		if err := val.Validate().Err(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+var errNUL = apperr.WithMessage(apperr.Invalid, "Invalid JSON", `Text may not contain the NUL character (\u0000)`)
+
+// escapesNUL reports whether the well-formed JSON in body writes a NUL
+// character. JSON can write one only as the escape \u0000 (a raw control
+// character is a syntax error), and a backslash occurs only inside
+// strings, so a scan of the escapes is exact.
+func escapesNUL(body []byte) bool {
+	for i := bytes.IndexByte(body, '\\'); i >= 0 && i+1 < len(body); {
+		if body[i+1] == 'u' && bytes.HasPrefix(body[i+2:], []byte("0000")) {
+			return true
+		}
+		j := bytes.IndexByte(body[i+2:], '\\') // skip the escaped character
+		if j < 0 {
+			break
+		}
+		i += 2 + j
+	}
+	return false
 }
 
 func decodeError(err error) error {
@@ -61,6 +91,8 @@ func decodeError(err error) error {
 	case errors.As(err, &maxErr):
 		return apperr.WithMessage(apperr.TooLarge, "Request body too large",
 			fmt.Sprintf("The body may be at most %d bytes", maxErr.Limit))
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return apperr.WithMessage(apperr.Timeout, "Request timeout", "The body was not received in time")
 	case errors.Is(err, io.EOF):
 		return apperr.WithMessage(apperr.Invalid, "Invalid JSON", "The request body is empty")
 	case errors.As(err, &syntaxErr), errors.Is(err, io.ErrUnexpectedEOF):

@@ -262,6 +262,10 @@ var multipartRoutes = map[string]bool{
 	"POST /api/applications/resumes":          true,
 	"POST /api/onboarding/headshot":           true,
 	"POST /api/onboarding/returning/headshot": true,
+	// The inbound-email provider posts a form, multipart or urlencoded.
+	"POST /api/webhooks/membership": true,
+	// Mail clients post the RFC 8058 one-click form, or nothing.
+	"POST /api/unsubscribe": true,
 }
 
 var errNotJSON = apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the body as application/json")

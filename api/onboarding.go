@@ -262,16 +262,18 @@ var (
 )
 
 // readHeadshot reads the multipart fields "file" (capped while reading;
-// Content-Length is not trusted) and "consent".
-func readHeadshot(w http.ResponseWriter, r *http.Request) (data []byte, consent bool, err error) {
+// Content-Length is not trusted) and "consent", within the upload
+// deadline.
+func readHeadshot(w http.ResponseWriter, r *http.Request, timeout time.Duration) (data []byte, consent bool, err error) {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" {
 		return nil, false, apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the headshot as multipart/form-data with a file part")
 	}
+	uploadDeadline(w, timeout)
 	r.Body = http.MaxBytesReader(w, r.Body, onboarding.MaxHeadshot+multipartOverhead)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return nil, false, apperr.WithMessage(apperr.Invalid, "Bad request", "The multipart body could not be read")
+		return nil, false, errMultipart
 	}
 	var gotFile bool
 	for {
@@ -279,35 +281,37 @@ func readHeadshot(w http.ResponseWriter, r *http.Request) (data []byte, consent 
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return nil, false, errHeadshotTooLarge
-		}
 		if err != nil {
-			return nil, false, apperr.WithMessage(apperr.Invalid, "Bad request", "The multipart body could not be read")
+			return nil, false, uploadError(err, errHeadshotTooLarge, errMultipart)
+		}
+		if partHeaderSize(part) > maxPartHeader {
+			return nil, false, errPartHeader
 		}
 		switch part.FormName() {
 		case "file":
 			var buf bytes.Buffer
 			n, err := io.Copy(&buf, io.LimitReader(part, onboarding.MaxHeadshot+1))
-			if errors.As(err, &maxErr) || n > onboarding.MaxHeadshot {
-				return nil, false, errHeadshotTooLarge
-			}
 			if err != nil {
-				return nil, false, apperr.WithMessage(apperr.Invalid, "Bad request", "The upload was cut short")
+				return nil, false, uploadError(err, errHeadshotTooLarge, errUploadCut)
+			}
+			if n > onboarding.MaxHeadshot {
+				return nil, false, errHeadshotTooLarge
 			}
 			data, gotFile = buf.Bytes(), true
 		case "consent":
 			v, err := io.ReadAll(io.LimitReader(part, 16))
-			if errors.As(err, &maxErr) {
-				return nil, false, errHeadshotTooLarge
+			if err != nil {
+				return nil, false, uploadError(err, errHeadshotTooLarge, errUploadCut)
 			}
 			consent = strings.TrimSpace(string(v)) == "true"
 		}
 	}
 	f := apperr.Fields{}
-	if !gotFile {
+	switch {
+	case !gotFile:
 		f.Add("file", "is required")
+	case len(data) == 0:
+		f.Add("file", "is empty")
 	}
 	if !consent {
 		f.Add("consent", "must be true")
@@ -327,7 +331,7 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 		if _, err := openForm(ctx, s.store.Queries, r, kind, me); err != nil {
 			return err
 		}
-		data, _, err := readHeadshot(w, r)
+		data, _, err := readHeadshot(w, r, s.cfg.UploadTimeout)
 		if err != nil {
 			return err
 		}

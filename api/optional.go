@@ -27,7 +27,9 @@ func (f *field[T]) UnmarshalJSON(b []byte) error {
 }
 
 // listOrString accepts "a,b" or ["a","b"] and keeps the comma-separated
-// form the service document stores.
+// form the service document stores. An array item holding commas counts as
+// several items, so both forms give the same canonical list (items trimmed,
+// none empty), which decodes again to itself.
 type listOrString string
 
 func (l *listOrString) UnmarshalJSON(b []byte) error {
@@ -40,7 +42,7 @@ func (l *listOrString) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &items); err != nil {
 		return &json.UnmarshalTypeError{Value: "value", Type: reflect.TypeFor[string]()}
 	}
-	*l = listOrString(joinList(items))
+	*l = listOrString(joinList(strings.Split(strings.Join(items, ","), ",")))
 	return nil
 }
 

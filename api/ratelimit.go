@@ -1,15 +1,20 @@
 package api
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
-	"github.com/go-chi/httprate"
-
 	"hackdesk/apperr"
+	"hackdesk/db"
 )
 
 // RateLimit is one limit: at most Requests per Window for a key.
@@ -45,86 +50,166 @@ var DefaultRateLimits = RateLimits{
 	SearchPerCaller: RateLimit{Requests: 60, Window: time.Minute},
 }
 
-// limiters are a server's counters, one per limit.
+// limiters are a server's limits. The counters live in PostgreSQL
+// (rate_limit_hits), so every API replica on one database shares them: a
+// client spreading its requests over replicas gets what one replica
+// would give it.
 type limiters struct {
 	loginIP, loginFailures, forgotIP, forgotEmail, signupIP, resetIP, search limiter
 }
 
-func newLimiters(l RateLimits) limiters {
+func newLimiters(l RateLimits, store *db.Store, log *slog.Logger) limiters {
+	if log == nil {
+		log = slog.Default()
+	}
+	c := &counters{store: store, log: log}
 	d := DefaultRateLimits
-	pick := func(v, def RateLimit) limiter {
+	pick := func(name string, v, def RateLimit) limiter {
 		if v.Requests <= 0 || v.Window <= 0 {
 			v = def
 		}
-		return newLimiter(v)
+		return limiter{name: name, limit: v, c: c}
 	}
 	return limiters{
-		loginIP:       pick(l.LoginPerIP, d.LoginPerIP),
-		loginFailures: pick(l.LoginPerEmail, d.LoginPerEmail),
-		forgotIP:      pick(l.ForgotPerIP, d.ForgotPerIP),
-		forgotEmail:   pick(l.ForgotPerEmail, d.ForgotPerEmail),
-		signupIP:      pick(l.SignupPerIP, d.SignupPerIP),
-		resetIP:       pick(l.ResetPerIP, d.ResetPerIP),
-		search:        pick(l.SearchPerCaller, d.SearchPerCaller),
+		loginIP:       pick("login-ip", l.LoginPerIP, d.LoginPerIP),
+		loginFailures: pick("login-failures", l.LoginPerEmail, d.LoginPerEmail),
+		forgotIP:      pick("forgot-ip", l.ForgotPerIP, d.ForgotPerIP),
+		forgotEmail:   pick("forgot-email", l.ForgotPerEmail, d.ForgotPerEmail),
+		signupIP:      pick("signup-ip", l.SignupPerIP, d.SignupPerIP),
+		resetIP:       pick("reset-ip", l.ResetPerIP, d.ResetPerIP),
+		search:        pick("search", l.SearchPerCaller, d.SearchPerCaller),
 	}
 }
 
-// limiter counts requests per key in a sliding window.
-type limiter struct {
-	rl    *httprate.RateLimiter
-	limit RateLimit
+// counters reach the shared counter table and sweep its expired rows now
+// and then.
+type counters struct {
+	store     *db.Store
+	log       *slog.Logger
+	lastSweep atomic.Int64 // unix seconds of the last sweep
 }
 
-func newLimiter(l RateLimit) limiter {
-	return limiter{limit: l, rl: httprate.NewRateLimiter(l.Requests, l.Window,
-		httprate.WithErrorHandler(func(http.ResponseWriter, *http.Request, error) {}))}
+// counterTimeout bounds a counter look-up or write made without the
+// request's context.
+const counterTimeout = 5 * time.Second
+
+// sweepEvery is how often, at most, one API process deletes expired
+// counter rows (in the background, after a request has been counted).
+const sweepEvery = time.Minute
+
+func (c *counters) maybeSweep() {
+	now := time.Now().Unix()
+	last := c.lastSweep.Load()
+	if now-last < int64(sweepEvery.Seconds()) || !c.lastSweep.CompareAndSwap(last, now) {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if _, err := c.store.RateLimitDeleteExpired(ctx); err != nil {
+			c.log.Warn("rate limits: delete expired counters", "err", err)
+		}
+	}()
+}
+
+// limiter is one limit under one name.
+type limiter struct {
+	name  string
+	limit RateLimit
+	c     *counters
 }
 
 var errRateLimited = apperr.WithMessage(apperr.RateLimited, "Too many requests", "Try again later")
 
-// allow counts the request under every key and returns the 429 error when
-// any key is over its limit (httprate has set Retry-After by then).
-func allow(checks ...func() bool) error {
-	for _, over := range checks {
-		if over() {
-			return errRateLimited
+// errLimiterDown answers a request whose limit could not be checked. The
+// limiter fails closed (docs/decisions.md): every limited endpoint needs
+// the database for its own work anyway, and an open limiter would let a
+// database in trouble be hammered with password hashing and guesses.
+var errLimiterDown = apperr.WithMessage(apperr.Unavailable, "Service unavailable",
+	"The server is busy; try again in a few seconds")
+
+// allow runs the checks in order and returns the first error: the 429 of
+// a key over its limit (Retry-After set) or the 503 of a limit that could
+// not be checked.
+func allow(checks ...func() error) error {
+	for _, check := range checks {
+		if err := check(); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// over counts the request under key and reports whether key was already
-// at its limit.
-func (l limiter) over(w http.ResponseWriter, r *http.Request, key string) func() bool {
-	return func() bool { return l.rl.OnLimit(w, r, key) }
+// key is the counter row's key: the limit's name and window, and a hash of
+// the client key, so the table holds no addresses.
+func (l limiter) key(k string) string {
+	sum := sha256.Sum256([]byte(k))
+	return l.name + "/" + strconv.Itoa(int(l.limit.Window.Seconds())) + ":" + base64.RawURLEncoding.EncodeToString(sum[:18])
 }
 
-// full reports, without counting anything, whether key has used up its
-// limit; then it sets Retry-After. It goes with fail, for limits that
-// count failures only.
-func (l limiter) full(w http.ResponseWriter, key string) func() bool {
-	return func() bool {
-		_, rate, err := l.rl.Status(key)
-		if err != nil || int(rate+0.5) < l.limit.Requests {
-			return false
+func (l limiter) window() float64 { return l.limit.Window.Seconds() }
+
+func (l limiter) tooMany(w http.ResponseWriter) error {
+	w.Header().Set("Retry-After", strconv.Itoa(int(l.window())))
+	return errRateLimited
+}
+
+func (l limiter) down(w http.ResponseWriter, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return err // the client went away; nobody reads the answer
+	}
+	l.c.log.Error("rate limit unavailable", "limit", l.name, "err", err)
+	w.Header().Set("Retry-After", "5")
+	return errLimiterDown
+}
+
+// over counts the request under key unless key is already at its limit;
+// then it answers 429 with Retry-After.
+func (l limiter) over(w http.ResponseWriter, r *http.Request, key string) func() error {
+	return func() error {
+		_, err := l.c.store.RateLimitTake(r.Context(), db.RateLimitTakeParams{
+			Key: l.key(key), WindowSeconds: l.window(), MaxCount: int32(l.limit.Requests)})
+		switch {
+		case errors.Is(err, db.ErrNotFound): // nothing counted: at the limit
+			return l.tooMany(w)
+		case err != nil:
+			return l.down(w, err)
 		}
-		w.Header().Set("Retry-After", strconv.Itoa(int(l.limit.Window.Seconds())))
-		return true
+		l.c.maybeSweep()
+		return nil
 	}
 }
 
-// fail counts one failure under key.
-func (l limiter) fail(r *http.Request, key string) {
-	l.rl.OnLimit(discardHeaders{}, r, key)
+// full reports, without counting anything, whether key has used up its
+// limit (429 with Retry-After). It goes with fail, for limits that count
+// failures only. Its call sites pass no request, so the look-up gets its
+// own deadline.
+func (l limiter) full(w http.ResponseWriter, key string) func() error {
+	return func() error {
+		ctx, cancel := context.WithTimeout(context.Background(), counterTimeout)
+		defer cancel()
+		rate, err := l.c.store.RateLimitEstimate(ctx, db.RateLimitEstimateParams{
+			Key: l.key(key), WindowSeconds: l.window()})
+		if err != nil {
+			return l.down(w, err)
+		}
+		if int(rate+0.5) >= l.limit.Requests {
+			return l.tooMany(w)
+		}
+		return nil
+	}
 }
 
-// discardHeaders is a ResponseWriter that takes the rate-limit headers of
-// a count made after the answer was decided.
-type discardHeaders struct{}
-
-func (discardHeaders) Header() http.Header         { return http.Header{} }
-func (discardHeaders) Write(b []byte) (int, error) { return len(b), nil }
-func (discardHeaders) WriteHeader(int)             {}
+// fail counts one failure under key. The answer is decided already, so a
+// count that cannot be written is logged, not answered.
+func (l limiter) fail(r *http.Request, key string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), counterTimeout)
+	defer cancel()
+	err := l.c.store.RateLimitAdd(ctx, db.RateLimitAddParams{Key: l.key(key), WindowSeconds: l.window()})
+	if err != nil {
+		l.c.log.Error("rate limit: count a failure", "limit", l.name, "err", err)
+	}
+}
 
 // clientIP is the caller's address as the RealIP middleware left it.
 func clientIP(r *http.Request) string {

@@ -4,10 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
+	"strings"
+	"syscall"
 
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"hackdesk/apperr"
 	"hackdesk/db"
@@ -28,7 +33,9 @@ var statusOf = map[apperr.Code]int{
 	apperr.NotFound:      http.StatusNotFound,
 	apperr.Conflict:      http.StatusConflict,
 	apperr.Unprocessable: http.StatusUnprocessableEntity,
+	apperr.NotAcceptable: http.StatusNotAcceptable,
 	apperr.TooLarge:      http.StatusRequestEntityTooLarge,
+	apperr.Timeout:       http.StatusRequestTimeout,
 	apperr.Unsupported:   http.StatusUnsupportedMediaType,
 	apperr.RateLimited:   http.StatusTooManyRequests,
 	apperr.Unavailable:   http.StatusServiceUnavailable,
@@ -94,6 +101,17 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	e := toAppError(err)
+	if e == nil && unavailable(err) {
+		// The database or the object store is out of reach: the request
+		// may succeed shortly, and nothing was half-done (each request's
+		// writes are one transaction).
+		slog.WarnContext(r.Context(), "backing service unavailable", "request_id", middleware.GetReqID(r.Context()),
+			"method", r.Method, "path", r.URL.Path, "err", err)
+		w.Header().Set("Retry-After", "5")
+		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "Service unavailable",
+			Message: "A service the API depends on is unreachable; retry shortly"})
+		return
+	}
 	if e == nil || e.Code == apperr.Internal {
 		reqID := middleware.GetReqID(r.Context())
 		slog.ErrorContext(r.Context(), "request failed", "request_id", reqID,
@@ -108,5 +126,28 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if !ok {
 		status = http.StatusInternalServerError
 	}
+	if status == http.StatusServiceUnavailable && w.Header().Get("Retry-After") == "" {
+		w.Header().Set("Retry-After", "5")
+	}
 	writeJSON(w, status, errorBody{Error: e.Title, Message: e.Message, Details: e.Details})
+}
+
+// unavailable reports whether err says a backing service (PostgreSQL, the
+// object store) could not be reached or dropped the connection, rather
+// than that the request or the code is wrong.
+func unavailable(err error) bool {
+	var connErr *pgconn.ConnectError
+	var netErr *net.OpError
+	var pgErr *pgconn.PgError
+	switch {
+	case errors.As(err, &connErr), errors.As(err, &netErr):
+		return true
+	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.ErrUnexpectedEOF):
+		return true
+	case errors.As(err, &pgErr):
+		// connection_exception, operator intervention (shutdown, too many
+		// connections, cannot connect now)
+		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") || pgErr.Code == "53300"
+	}
+	return false
 }

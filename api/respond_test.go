@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/go-chi/chi/v5/middleware"
@@ -125,6 +127,10 @@ func TestWriteError(t *testing.T) {
 		{"StoreInvalid", &pgconn.PgError{Code: "23514", ConstraintName: "reviews_q1_score_check"}, 400, "Bad request"},
 		{"Internal", errors.New("dial tcp 10.0.0.5:5432: connection refused"), 500, "Internal server error"},
 		{"InternalCode", apperr.New(apperr.Internal, "secret detail"), 500, "Internal server error"},
+		{"DatabaseUnreachable", fmt.Errorf("store: %w", &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}), 503, "Service unavailable"},
+		{"ConnectionReset", fmt.Errorf("query: %w", syscall.ECONNRESET), 503, "Service unavailable"},
+		{"DatabaseShuttingDown", &pgconn.PgError{Code: "57P01"}, 503, "Service unavailable"},
+		{"TooManyConnections", &pgconn.PgError{Code: "53300"}, 503, "Service unavailable"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,6 +147,9 @@ func TestWriteError(t *testing.T) {
 			b := readBody(t, w)
 			if b.Error != c.title {
 				t.Fatalf("error = %q, want %q", b.Error, c.title)
+			}
+			if c.status == 503 && w.Header().Get("Retry-After") == "" {
+				t.Fatal("503 without Retry-After")
 			}
 			if c.status == 500 {
 				body := w.Body.String()

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"mime/multipart"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/google/uuid"
@@ -24,45 +26,97 @@ const resumeLinkTTL = time.Hour
 // multipartOverhead is what the form around a 10 MB file may add.
 const multipartOverhead = 1 << 20
 
+// maxPartHeader bounds the headers of one part of an upload form (a
+// file name of a few thousand characters still fits).
+const maxPartHeader = 8 << 10
+
+// defaultUploadTimeout is how long an upload's body may take when
+// config.UploadTimeout is zero: 10 MB at 85 KB/s.
+const defaultUploadTimeout = 2 * time.Minute
+
 var (
 	errResumeTooLarge = apperr.WithMessage(apperr.TooLarge, "File too large", "A resume may be at most 10 MB")
 	errResumeType     = apperr.WithMessage(apperr.Unsupported, "Unsupported file type", "A resume must be a PDF, DOC or DOCX file whose content matches its extension")
+	errUploadTimeout  = apperr.WithMessage(apperr.Timeout, "Request timeout", "The upload was not received in time")
+	errPartHeader     = apperr.WithMessage(apperr.Invalid, "Bad request", "The headers of a form part may be at most 8 KiB")
+	errUploadCut      = apperr.WithMessage(apperr.Invalid, "Bad request", "The upload was cut short")
+	errMultipart      = apperr.WithMessage(apperr.Invalid, "Bad request", "The multipart body could not be read")
+	errFileEmpty      = apperr.ValidationFailed(apperr.Fields{"file": "is empty"})
 )
 
+// uploadDeadline gives an upload's body d (defaultUploadTimeout when zero)
+// from now to arrive, in place of the server's ReadTimeout, which is meant
+// for JSON bodies.
+func uploadDeadline(w http.ResponseWriter, d time.Duration) {
+	if d <= 0 {
+		d = defaultUploadTimeout
+	}
+	// Without a connection to set it on (a test recorder), the server's
+	// ReadTimeout still bounds the body.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(d))
+}
+
+// uploadError maps a failure to read an upload's body: past its deadline
+// 408, past its size cap tooLarge (413), otherwise fallback (400).
+func uploadError(err error, tooLarge, fallback error) error {
+	var maxErr *http.MaxBytesError
+	switch {
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		return errUploadTimeout
+	case errors.As(err, &maxErr):
+		return tooLarge
+	}
+	return fallback
+}
+
+// partHeaderSize is the size of a form part's headers.
+func partHeaderSize(p *multipart.Part) int {
+	n := 0
+	for k, vs := range p.Header {
+		for _, v := range vs {
+			n += len(k) + len(v) + 4 // ": " and CRLF
+		}
+	}
+	return n
+}
+
 // readResumePart reads the multipart field "file", enforcing the size cap
-// while reading (Content-Length is not trusted).
-func readResumePart(w http.ResponseWriter, r *http.Request) (filename string, data []byte, err error) {
+// while reading (Content-Length is not trusted) and the upload deadline.
+func readResumePart(w http.ResponseWriter, r *http.Request, timeout time.Duration) (filename string, data []byte, err error) {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" {
 		return "", nil, apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the resume as multipart/form-data with a file part")
 	}
+	uploadDeadline(w, timeout)
 	r.Body = http.MaxBytesReader(w, r.Body, resume.MaxSize+multipartOverhead)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return "", nil, apperr.WithMessage(apperr.Invalid, "Bad request", "The multipart body could not be read")
+		return "", nil, errMultipart
 	}
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
 			return "", nil, apperr.ValidationFailed(apperr.Fields{"file": "is required"})
 		}
-		var maxErr *http.MaxBytesError
-		if errors.As(err, &maxErr) {
-			return "", nil, errResumeTooLarge
-		}
 		if err != nil {
-			return "", nil, apperr.WithMessage(apperr.Invalid, "Bad request", "The multipart body could not be read")
+			return "", nil, uploadError(err, errResumeTooLarge, errMultipart)
+		}
+		if partHeaderSize(part) > maxPartHeader {
+			return "", nil, errPartHeader
 		}
 		if part.FormName() != "file" {
 			continue
 		}
 		var buf bytes.Buffer
 		n, err := io.Copy(&buf, io.LimitReader(part, resume.MaxSize+1))
-		if errors.As(err, &maxErr) || n > resume.MaxSize {
+		if err != nil {
+			return "", nil, uploadError(err, errResumeTooLarge, errUploadCut)
+		}
+		if n > resume.MaxSize {
 			return "", nil, errResumeTooLarge
 		}
-		if err != nil {
-			return "", nil, apperr.WithMessage(apperr.Invalid, "Bad request", "The upload was cut short")
+		if n == 0 {
+			return "", nil, errFileEmpty
 		}
 		return part.FileName(), buf.Bytes(), nil
 	}
@@ -74,7 +128,7 @@ func readResumePart(w http.ResponseWriter, r *http.Request) (filename string, da
 // (package outbox) for the object it replaces. If anything fails, the old
 // resume stays current.
 func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
-	filename, data, err := readResumePart(w, r)
+	filename, data, err := readResumePart(w, r, s.cfg.UploadTimeout)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,8 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/onboarding"
+	"hackdesk/receipts"
+	"hackdesk/signing"
 	"hackdesk/storage"
 )
 
@@ -41,6 +43,9 @@ type Deps struct {
 	// CodeHost serves the Foundry routes; nil means none is configured and
 	// they answer 503.
 	CodeHost *codehost.Client
+	// DKIMLookup finds shops' DKIM keys for the membership webhook; nil
+	// means DKIM_TXT_FILE when set, else DNS.
+	DKIMLookup receipts.LookupTXT
 }
 
 // Server serves the API.
@@ -58,6 +63,10 @@ type Server struct {
 	edge      edge
 	limits    limiters
 	codehost  *codehost.Client
+	// qrSigner signs membership QR links; dkimLookup finds shops' DKIM
+	// keys (nil: the webhook answers 503).
+	qrSigner   signing.Signer
+	dkimLookup receipts.LookupTXT
 }
 
 // route is one row of the policy table. Its handler returns its error
@@ -139,6 +148,20 @@ func (s *Server) routes() []route {
 		{"GET", "/api/onboarding/submissions", VP, s.listSubmissions},
 		{"GET", "/api/onboarding/export.csv", VP, s.exportCSV},
 		{"GET", "/api/onboarding/headshots.zip", VP, s.exportHeadshots},
+		{"POST", "/api/admin/broadcasts", Superadmin, s.createBroadcast},
+		{"GET", "/api/admin/broadcasts", Superadmin, s.listBroadcasts},
+		{"GET", "/api/admin/broadcasts/{id}", Superadmin, s.getBroadcast},
+		{"POST", "/api/admin/broadcasts/{id}/cancel", Superadmin, s.cancelBroadcast},
+		{"POST", "/api/unsubscribe", Public, s.unsubscribe},
+		{"GET", "/api/membership", Authenticated, s.getMembership},
+		{"POST", "/api/membership", Authenticated, s.joinMembership},
+		{"GET", "/api/membership/qr", Authenticated, s.membershipQR},
+		{"GET", "/api/admin/memberships", Admin, s.adminListMemberships},
+		{"GET", "/api/admin/memberships/{id}", Admin, s.adminGetMembership},
+		{"POST", "/api/admin/memberships/{id}/payments", Admin, s.recordPayment},
+		{"POST", "/api/webhooks/membership", Public, s.membershipWebhook},
+		{"GET", "/api/admin/receipts", Admin, s.listReceipts},
+		{"POST", "/api/admin/receipts/{id}/match", Admin, s.matchReceipt},
 	}
 }
 
@@ -166,10 +189,11 @@ func New(d Deps) *Server {
 	if d.Limits != nil {
 		limits = *d.Limits
 	}
-	s.limits = newLimiters(limits)
+	s.limits = newLimiters(limits, d.Store, d.Logger)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
+	s.qrSigner, s.dkimLookup = s.signers(d)
 	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
 	// The edge, in order: the request id (kept from the client only when

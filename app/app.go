@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -18,6 +19,7 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/api"
+	"hackdesk/broadcast"
 	"hackdesk/codehost"
 	"hackdesk/config"
 	"hackdesk/db"
@@ -40,6 +42,8 @@ type App struct {
 	CodeHost *codehost.Client
 
 	worker sdkworker.Worker
+	// broadcastWorker serves the broadcast task queue, rate limited.
+	broadcastWorker sdkworker.Worker
 	// stopDispatch ends the outbox dispatcher; dispatched is closed when
 	// it has stopped.
 	stopDispatch context.CancelFunc
@@ -57,10 +61,17 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		return nil, err
 	}
 	a := &App{Config: cfg, Log: logger, Store: store}
+	conn, creds, err := temporalTLS(cfg)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
 	a.Temporal, err = client.DialContext(ctx, client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.TemporalNamespace,
-		Logger:    sdklog.NewStructuredLogger(logger.With("component", "temporal")),
+		HostPort:          cfg.TemporalAddress,
+		Namespace:         cfg.TemporalNamespace,
+		Logger:            sdklog.NewStructuredLogger(logger.With("component", "temporal")),
+		ConnectionOptions: conn,
+		Credentials:       creds,
 	})
 	if err != nil {
 		a.Close()
@@ -102,15 +113,28 @@ func (a *App) Activities() activities.Set {
 	s := activities.NewSet(a.Store, a.Blob, a.Mailer, a.Config.MailFrom)
 	s.Email.KeepSecretBodies = a.Config.MailCatcher()
 	s.Foundry.Host = a.CodeHost
+	s.Broadcast.Rate = a.Config.BroadcastRate
+	if key, err := a.Config.SigningKeyBytes(); err == nil {
+		signer := broadcast.UnsubscribeSigner(key)
+		s.Broadcast.Unsubscribe = &signer
+	}
+	s.Receipt.DuesCents = a.Config.MembershipDuesCents
 	return s
 }
 
-// StartWorker starts the Temporal worker on the configured task queue.
+// StartWorker starts the Temporal worker on the configured task queue,
+// and the broadcast worker on its own queue at BROADCAST_RATE.
 func (a *App) StartWorker() error {
-	a.worker = worker.New(a.Temporal, a.Config.TaskQueue, a.Activities())
+	acts := a.Activities()
+	a.worker = worker.New(a.Temporal, a.Config.TaskQueue, acts)
 	if err := a.worker.Start(); err != nil {
 		a.worker = nil
 		return fmt.Errorf("start worker: %w", err)
+	}
+	a.broadcastWorker = worker.NewBroadcast(a.Temporal, a.Config.TaskQueue, acts.Broadcast, a.Config.BroadcastRate)
+	if err := a.broadcastWorker.Start(); err != nil {
+		a.broadcastWorker = nil
+		return fmt.Errorf("start broadcast worker: %w", err)
 	}
 	return nil
 }
@@ -135,6 +159,14 @@ func (a *App) Handler() http.Handler {
 		CodeHost: a.CodeHost})
 }
 
+// DefaultReadTimeout bounds reading a request when config.ReadTimeout is
+// zero: a JSON body is at most 1 MiB. Uploads have their own deadline
+// (config.UploadTimeout).
+const DefaultReadTimeout = 30 * time.Second
+
+// maxReadHeaderTimeout bounds reading a request's headers.
+const maxReadHeaderTimeout = 10 * time.Second
+
 // Listen binds the API address (port 0 picks a free one) and serves in the
 // background. Addr reports the bound address.
 func (a *App) Listen() error {
@@ -147,10 +179,18 @@ func (a *App) Listen() error {
 		return fmt.Errorf("listen on %s: %w", a.Config.HTTPAddr, err)
 	}
 	a.ln = ln
+	// A client gets ReadTimeout for the request (headers at most 10 s of
+	// it); upload handlers give their bodies UploadTimeout of their own
+	// (api: uploadDeadline). Slow clients thus hold a connection for a
+	// bounded time, and headers that never end for a short one.
+	read := a.Config.ReadTimeout
+	if read <= 0 {
+		read = DefaultReadTimeout
+	}
 	a.server = &http.Server{
 		Handler:           a.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: min(read, maxReadHeaderTimeout),
+		ReadTimeout:       read,
 		WriteTimeout:      2 * time.Minute,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
@@ -192,6 +232,9 @@ func (a *App) Close() {
 		a.stopDispatch()
 		<-a.dispatched
 	}
+	if a.broadcastWorker != nil {
+		a.broadcastWorker.Stop()
+	}
 	if a.worker != nil {
 		a.worker.Stop()
 	}
@@ -201,4 +244,26 @@ func (a *App) Close() {
 	if a.Store != nil {
 		a.Store.Close()
 	}
+}
+
+// temporalTLS builds the connection options for a Temporal server behind
+// TLS: a client certificate (mTLS) and/or an API key (Temporal Cloud).
+// Neither set: plaintext, as the dev server speaks.
+func temporalTLS(cfg config.Config) (client.ConnectionOptions, client.Credentials, error) {
+	if cfg.TemporalTLSCert == "" && cfg.TemporalAPIKey == "" {
+		return client.ConnectionOptions{}, nil, nil
+	}
+	conn := client.ConnectionOptions{TLS: &tls.Config{MinVersion: tls.VersionTLS12}}
+	if cfg.TemporalTLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(cfg.TemporalTLSCert, cfg.TemporalTLSKey)
+		if err != nil {
+			return conn, nil, fmt.Errorf("TEMPORAL_TLS_CERT/TEMPORAL_TLS_KEY: %w", err)
+		}
+		conn.TLS.Certificates = []tls.Certificate{cert}
+	}
+	var creds client.Credentials
+	if cfg.TemporalAPIKey != "" {
+		creds = client.NewAPIKeyStaticCredentials(cfg.TemporalAPIKey)
+	}
+	return conn, creds, nil
 }

@@ -40,6 +40,9 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 		}
 	}()
 	cfg := stack.Config
+	if err := devSecrets(&cfg, o.DataDir); err != nil {
+		return nil, err
+	}
 	var fake *fakegithub.Server
 	if !cfg.CodeHostConfigured() {
 		// No GitHub organization: a stand-in on loopback, so a Foundry

@@ -20,11 +20,17 @@ const (
 	// Unprocessable is a well-formed request that cannot be honoured as
 	// sent (an idempotency key reused with another body).
 	Unprocessable Code = "unprocessable"
+	// NotAcceptable is a signed inbound post whose content is refused for
+	// good (a receipt failing its DKIM check): the sender must not retry.
+	NotAcceptable Code = "not_acceptable"
 	TooLarge      Code = "too_large"
 	Unsupported   Code = "unsupported"
 	RateLimited   Code = "rate_limited"
 	Unavailable   Code = "unavailable"
 	Internal      Code = "internal"
+
+	// Timeout is a client too slow to send its request (an upload's body).
+	Timeout Code = "timeout"
 )
 
 // Error is an error meant for the client. Title becomes the body's "error"

@@ -7,8 +7,11 @@ import (
 	"net/netip"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
+
+	"hackdesk/signing"
 )
 
 // Config is every setting the binary reads. Zero values mean "not set".
@@ -17,8 +20,13 @@ type Config struct {
 	TemporalAddress   string
 	TemporalNamespace string
 	TaskQueue         string
-	HTTPAddr          string
-	PublicURL         string
+	// TLS to Temporal (a cluster behind TLS, Temporal Cloud): a client
+	// certificate and key (mTLS), or an API key; either turns TLS on.
+	TemporalTLSCert string
+	TemporalTLSKey  string
+	TemporalAPIKey  string
+	HTTPAddr        string
+	PublicURL       string
 
 	S3Endpoint  string
 	S3Region    string
@@ -31,7 +39,26 @@ type Config struct {
 	SMTPURL    string
 	SESRegion  string
 
+	// SigningKey is SIGNING_KEY as given (base64 of 32+ random bytes); the
+	// keys of signed links (membership QR, unsubscribe) are derived from
+	// it (package signing). Use SigningKeyBytes.
+	SigningKey string
+
+	// WebhookSigningKey is the inbound-email provider's key: posts to the
+	// membership webhook are signed with it. Empty: the webhook answers 503.
+	WebhookSigningKey string
+	// ReceiptSenderDomains are the shops whose DKIM-signed receipts the
+	// webhook accepts.
 	ReceiptSenderDomains []string
+	// DKIMTXTFile, when set, is read for DKIM keys instead of DNS (dev and
+	// tests): one record a line, the DNS name, whitespace, the TXT value.
+	DKIMTXTFile string
+	// MembershipDuesCents is one term's dues.
+	MembershipDuesCents int64
+
+	// BroadcastRate is the most broadcast emails sent per second, enforced
+	// by the Temporal server on the broadcast task queue.
+	BroadcastRate float64
 
 	// ChatInviteURL is the club chat's invite link, sent to new execs in
 	// their welcome email; empty leaves it out.
@@ -59,6 +86,14 @@ type Config struct {
 	// ResumeCleanupGrace is how long an old resume is kept after it is
 	// replaced, so links already handed out keep working. Tests shorten it.
 	ResumeCleanupGrace time.Duration
+
+	// ReadTimeout bounds reading a request (headers at most 10 s of it,
+	// then the body), and UploadTimeout reading an upload's body (a resume
+	// or a headshot) from when its handler starts. A slower client is cut
+	// off: 408 while its body was being read. Zero means the default (30 s
+	// and 2 minutes); tests shorten them.
+	ReadTimeout   time.Duration
+	UploadTimeout time.Duration
 }
 
 // Defaults returns a Config holding the default of every setting that has
@@ -79,6 +114,9 @@ func Defaults() Config {
 
 		FoundrySetupWorkflow: "foundry-setup.yml",
 		FoundryPollInterval:  5 * time.Second,
+
+		MembershipDuesCents: 2000,
+		BroadcastRate:       10,
 	}
 }
 
@@ -94,6 +132,9 @@ func FromEnv() Config {
 	str("TEMPORAL_ADDRESS", &c.TemporalAddress)
 	str("TEMPORAL_NAMESPACE", &c.TemporalNamespace)
 	str("TEMPORAL_TASK_QUEUE", &c.TaskQueue)
+	str("TEMPORAL_TLS_CERT", &c.TemporalTLSCert)
+	str("TEMPORAL_TLS_KEY", &c.TemporalTLSKey)
+	str("TEMPORAL_API_KEY", &c.TemporalAPIKey)
 	str("HTTP_ADDR", &c.HTTPAddr)
 	str("PUBLIC_URL", &c.PublicURL)
 	str("S3_ENDPOINT", &c.S3Endpoint)
@@ -112,6 +153,21 @@ func FromEnv() Config {
 	str("GITHUB_API_URL", &c.GitHubAPIURL)
 	str("FOUNDRY_SETUP_WORKFLOW", &c.FoundrySetupWorkflow)
 	str("CHAT_INVITE_URL", &c.ChatInviteURL)
+	str("SIGNING_KEY", &c.SigningKey)
+	str("WEBHOOK_SIGNING_KEY", &c.WebhookSigningKey)
+	str("DKIM_TXT_FILE", &c.DKIMTXTFile)
+	if v := os.Getenv("MEMBERSHIP_DUES_CENTS"); v != "" {
+		c.MembershipDuesCents = -1 // reported by Validate
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			c.MembershipDuesCents = n
+		}
+	}
+	if v := os.Getenv("BROADCAST_RATE"); v != "" {
+		c.BroadcastRate = -1 // reported by Validate
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			c.BroadcastRate = f
+		}
+	}
 	if v := os.Getenv("RECEIPT_SENDER_DOMAINS"); v != "" {
 		for _, d := range strings.Split(v, ",") {
 			if d = strings.TrimSpace(d); d != "" {
@@ -163,6 +219,18 @@ func (c Config) Validate(role Role) error {
 			return err
 		}
 	}
+	if _, err := c.SigningKeyBytes(); err != nil {
+		return err
+	}
+	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
+		return fmt.Errorf("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together")
+	}
+	if c.MembershipDuesCents <= 0 || c.MembershipDuesCents > 100_000_00 {
+		return fmt.Errorf("MEMBERSHIP_DUES_CENTS must be a whole number of cents between 1 and 10000000")
+	}
+	if !(c.BroadcastRate > 0 && c.BroadcastRate <= 10_000) {
+		return fmt.Errorf("BROADCAST_RATE must be a number of emails per second above 0 and at most 10000")
+	}
 	if role == RoleServe {
 		u, err := url.Parse(c.PublicURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -203,6 +271,18 @@ func (c Config) Validate(role Role) error {
 		}
 	}
 	return nil
+}
+
+// SigningKeyBytes decodes SIGNING_KEY; an error names the variable.
+func (c Config) SigningKeyBytes() ([]byte, error) {
+	if c.SigningKey == "" {
+		return nil, fmt.Errorf("SIGNING_KEY is not set (base64 of at least 32 random bytes, e.g. openssl rand -base64 32)")
+	}
+	b, err := signing.DecodeKey(c.SigningKey)
+	if err != nil {
+		return nil, fmt.Errorf("SIGNING_KEY is %v", err)
+	}
+	return b, nil
 }
 
 // CodeHostConfigured reports whether a code host is set (GITHUB_TOKEN).

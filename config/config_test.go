@@ -111,6 +111,7 @@ func complete() Config {
 	c.S3Endpoint = "http://127.0.0.1:7070"
 	c.S3AccessKey = "access"
 	c.S3SecretKey = "secret"
+	c.SigningKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // 32 bytes
 	return c
 }
 
@@ -147,6 +148,11 @@ func TestValidate(t *testing.T) {
 		{"OKTrustedProxies", RoleServe, func(c *Config) { c.TrustedProxies = "10.0.0.0/8, 192.168.1.7,2001:db8::/32" }, ""},
 		{"ErrTrustedProxiesHostname", RoleServe, func(c *Config) { c.TrustedProxies = "10.0.0.0/8,proxy.internal" }, "TRUSTED_PROXIES"},
 		{"ErrTrustedProxiesBadCIDR", RoleServe, func(c *Config) { c.TrustedProxies = "10.0.0.0/33" }, "TRUSTED_PROXIES"},
+		{"ErrNoSigningKey", RoleWorker, func(c *Config) { c.SigningKey = "" }, "SIGNING_KEY"},
+		{"ErrShortSigningKey", RoleServe, func(c *Config) { c.SigningKey = "c2hvcnQ=" }, "SIGNING_KEY"},
+		{"ErrSigningKeyNotBase64", RoleServe, func(c *Config) { c.SigningKey = "not base64!" }, "SIGNING_KEY"},
+		{"ErrDues", RoleServe, func(c *Config) { c.MembershipDuesCents = -1 }, "MEMBERSHIP_DUES_CENTS"},
+		{"ErrBroadcastRate", RoleWorker, func(c *Config) { c.BroadcastRate = 0 }, "BROADCAST_RATE"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := complete()

@@ -78,6 +78,33 @@ type AuthToken struct {
 	UsedAt    *time.Time
 }
 
+type Broadcast struct {
+	ID                uuid.UUID
+	Subject           string
+	Body              string
+	AudienceKind      string
+	TermID            *uuid.UUID
+	Decision          *string
+	Marketing         bool
+	Status            string
+	Total             int32
+	Sent              int32
+	Failed            int32
+	WorkflowID        string
+	CreatedBy         uuid.UUID
+	CreatedAt         time.Time
+	CancelRequestedAt *time.Time
+	FinishedAt        *time.Time
+}
+
+type BroadcastRecipient struct {
+	BroadcastID uuid.UUID
+	Seq         int32
+	ProfileID   uuid.UUID
+	Email       string
+	Status      string
+}
+
 type Email struct {
 	ID             uuid.UUID
 	IdempotencyKey string
@@ -176,6 +203,20 @@ type IdempotencyKey struct {
 	CreatedAt   time.Time
 }
 
+type Membership struct {
+	ID          uuid.UUID
+	ProfileID   uuid.UUID
+	TermID      uuid.UUID
+	Status      string
+	AmountCents *int64
+	Method      *string
+	PaidAt      *time.Time
+	ConfirmedBy *uuid.UUID
+	ReceiptID   *uuid.UUID
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
 type Position struct {
 	ID          uuid.UUID
 	TermID      uuid.UUID
@@ -202,6 +243,7 @@ type Profile struct {
 	EmailConfirmedAt *time.Time
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
+	MarketingOptIn   bool
 }
 
 type Question struct {
@@ -216,6 +258,38 @@ type Question struct {
 	CreatedBy   *uuid.UUID
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+}
+
+type RateLimitHit struct {
+	Key         string
+	WindowStart time.Time
+	Count       int32
+	ExpiresAt   time.Time
+}
+
+type Receipt struct {
+	ID            uuid.UUID
+	BodySha256    []byte
+	Raw           []byte
+	Status        string
+	Reason        string
+	ShopDomain    string
+	TransactionID string
+	OrderNumber   string
+	CustomerEmail string
+	AmountCents   *int64
+	TermName      string
+	WorkflowID    *string
+	MatchedBy     *uuid.UUID
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+}
+
+type ReceiptTransaction struct {
+	ShopDomain    string
+	TransactionID string
+	ReceiptID     uuid.UUID
+	CreatedAt     time.Time
 }
 
 type Review struct {
@@ -288,6 +362,12 @@ type TermWindowClosing struct {
 	ClosesAt   time.Time
 	Submitted  int32
 	RecordedAt time.Time
+}
+
+type WebhookToken struct {
+	Token      string
+	BodySha256 []byte
+	ReceivedAt time.Time
 }
 
 type WorkflowStart struct {

@@ -23,7 +23,7 @@ func (q *Queries) ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error {
 }
 
 const profileGetByEmail = `-- name: ProfileGetByEmail :one
-SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at FROM profiles WHERE lower(email) = lower($1::text)
+SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in FROM profiles WHERE lower(email) = lower($1::text)
 `
 
 func (q *Queries) ProfileGetByEmail(ctx context.Context, email string) (Profile, error) {
@@ -38,6 +38,7 @@ func (q *Queries) ProfileGetByEmail(ctx context.Context, email string) (Profile,
 		&i.EmailConfirmedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MarketingOptIn,
 	)
 	return i, err
 }
@@ -45,7 +46,7 @@ func (q *Queries) ProfileGetByEmail(ctx context.Context, email string) (Profile,
 const profileInsert = `-- name: ProfileInsert :one
 INSERT INTO profiles (email, display_name, password_hash, role, email_confirmed_at)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
 `
 
 type ProfileInsertParams struct {
@@ -74,6 +75,7 @@ func (q *Queries) ProfileInsert(ctx context.Context, arg ProfileInsertParams) (P
 		&i.EmailConfirmedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MarketingOptIn,
 	)
 	return i, err
 }
@@ -82,7 +84,7 @@ const profileInsertNew = `-- name: ProfileInsertNew :one
 INSERT INTO profiles (email, display_name, password_hash, role)
 VALUES ($1, $2, $3, 'member')
 ON CONFLICT DO NOTHING
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
 `
 
 type ProfileInsertNewParams struct {
@@ -105,12 +107,13 @@ func (q *Queries) ProfileInsertNew(ctx context.Context, arg ProfileInsertNewPara
 		&i.EmailConfirmedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MarketingOptIn,
 	)
 	return i, err
 }
 
 const profileLockByEmail = `-- name: ProfileLockByEmail :one
-SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at FROM profiles WHERE lower(email) = lower($1::text) FOR UPDATE
+SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in FROM profiles WHERE lower(email) = lower($1::text) FOR UPDATE
 `
 
 // The account row, locked until the transaction ends: requests that issue
@@ -127,6 +130,7 @@ func (q *Queries) ProfileLockByEmail(ctx context.Context, email string) (Profile
 		&i.EmailConfirmedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MarketingOptIn,
 	)
 	return i, err
 }
@@ -190,7 +194,7 @@ func (q *Queries) ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchC
 
 const profileSetDisplayName = `-- name: ProfileSetDisplayName :one
 UPDATE profiles SET display_name = $1, updated_at = now() WHERE id = $2
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
 `
 
 type ProfileSetDisplayNameParams struct {
@@ -210,8 +214,24 @@ func (q *Queries) ProfileSetDisplayName(ctx context.Context, arg ProfileSetDispl
 		&i.EmailConfirmedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MarketingOptIn,
 	)
 	return i, err
+}
+
+const profileSetMarketingOptIn = `-- name: ProfileSetMarketingOptIn :exec
+UPDATE profiles SET marketing_opt_in = $1, updated_at = now() WHERE id = $2
+`
+
+type ProfileSetMarketingOptInParams struct {
+	MarketingOptIn bool
+	ID             uuid.UUID
+}
+
+// Set from the application's opt-in when it is submitted.
+func (q *Queries) ProfileSetMarketingOptIn(ctx context.Context, arg ProfileSetMarketingOptInParams) error {
+	_, err := q.db.Exec(ctx, profileSetMarketingOptIn, arg.MarketingOptIn, arg.ID)
+	return err
 }
 
 const profileSetPassword = `-- name: ProfileSetPassword :exec
@@ -230,7 +250,7 @@ func (q *Queries) ProfileSetPassword(ctx context.Context, arg ProfileSetPassword
 
 const profileSetRole = `-- name: ProfileSetRole :one
 UPDATE profiles SET role = $1, updated_at = now() WHERE id = $2
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
 `
 
 type ProfileSetRoleParams struct {
@@ -250,8 +270,23 @@ func (q *Queries) ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) 
 		&i.EmailConfirmedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.MarketingOptIn,
 	)
 	return i, err
+}
+
+const profileUnsubscribe = `-- name: ProfileUnsubscribe :execrows
+UPDATE profiles SET marketing_opt_in = false, updated_at = now() WHERE id = $1 AND marketing_opt_in
+`
+
+// A one-click unsubscribe: no more marketing broadcasts. Repeating it
+// changes nothing.
+func (q *Queries) ProfileUnsubscribe(ctx context.Context, id uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, profileUnsubscribe, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const profileView = `-- name: ProfileView :one

@@ -67,6 +67,34 @@ type Querier interface {
 	// Marks a live token used and returns it; no row when the token is unknown,
 	// used, expired or meant for another purpose.
 	AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (AuthToken, error)
+	// One batch's recipients (seq first..last) with what their email says,
+	// and whether the broadcast still sends: status and cancel request.
+	BroadcastBatchLoad(ctx context.Context, arg BroadcastBatchLoadParams) ([]BroadcastBatchLoadRow, error)
+	BroadcastCount(ctx context.Context) (int64, error)
+	// Ends a sending broadcast (done or cancelled). No row: it had ended.
+	BroadcastFinish(ctx context.Context, arg BroadcastFinishParams) (Broadcast, error)
+	BroadcastGet(ctx context.Context, id uuid.UUID) (Broadcast, error)
+	// The broadcast with no recipients counted yet (BroadcastSetTotal follows
+	// the materialization in the same transaction).
+	BroadcastInsert(ctx context.Context, arg BroadcastInsertParams) (Broadcast, error)
+	BroadcastList(ctx context.Context, arg BroadcastListParams) ([]Broadcast, error)
+	BroadcastRecipientsDelete(ctx context.Context, broadcastID uuid.UUID) (int64, error)
+	// Materializes a broadcast's audience: confirmed accounts only, one row per
+	// person, and with marketing only those who opted in. kind is one of
+	// members, paid_members (both of term_id), execs (an active exec role) and
+	// applicants (a submitted application; decision filters them, 'none'
+	// meaning not decided).
+	BroadcastRecipientsInsert(ctx context.Context, arg BroadcastRecipientsInsertParams) (int64, error)
+	// Records the outcomes of a batch's recipients (seq and status, pairwise)
+	// and counts them on the broadcast, once: a recipient already marked
+	// changes nothing.
+	BroadcastRecipientsMark(ctx context.Context, arg BroadcastRecipientsMarkParams) (int64, error)
+	// The outcomes of one batch's recipients so far.
+	BroadcastRecipientsTally(ctx context.Context, arg BroadcastRecipientsTallyParams) (BroadcastRecipientsTallyRow, error)
+	// Asks a sending broadcast to stop; its workflow stops before its next
+	// batch. No row: the broadcast is unknown or has ended.
+	BroadcastRequestCancel(ctx context.Context, id uuid.UUID) (Broadcast, error)
+	BroadcastSetTotal(ctx context.Context, arg BroadcastSetTotalParams) (Broadcast, error)
 	DBNow(ctx context.Context) (time.Time, error)
 	// Every application falls in exactly one breakdown bucket. An offer past its
 	// deadline without an answer counts as expired even before the RsvpDeadline
@@ -163,6 +191,28 @@ type Querier interface {
 	IdempotencyKeyGet(ctx context.Context, arg IdempotencyKeyGetParams) (IdempotencyKey, error)
 	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
 	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
+	MembershipCount(ctx context.Context, arg MembershipCountParams) (int64, error)
+	// A membership with its member and term, for the exec's confirmation page
+	// and the confirmation email.
+	MembershipDetail(ctx context.Context, id uuid.UUID) (MembershipDetailRow, error)
+	MembershipGet(ctx context.Context, id uuid.UUID) (Membership, error)
+	MembershipGetByProfileTerm(ctx context.Context, arg MembershipGetByProfileTermParams) (Membership, error)
+	MembershipGetByReceipt(ctx context.Context, receiptID *uuid.UUID) (Membership, error)
+	// Joins a term unpaid. When the member has joined already nothing is
+	// inserted and no row comes back (the caller reads the existing one).
+	MembershipInsert(ctx context.Context, arg MembershipInsertParams) (Membership, error)
+	// A shop payment by someone who had not joined the term: the membership
+	// is created paid. A row that exists already is a unique violation.
+	MembershipInsertPaid(ctx context.Context, arg MembershipInsertPaidParams) (Membership, error)
+	// A term's memberships, filtered by status and by a search of the member's
+	// name or email; unpaid first, then by email.
+	MembershipList(ctx context.Context, arg MembershipListParams) ([]MembershipListRow, error)
+	MembershipLockByProfileTerm(ctx context.Context, arg MembershipLockByProfileTermParams) (Membership, error)
+	// Marks an unpaid membership paid. A paid one is left as it is and no row
+	// comes back (the caller answers "already paid").
+	MembershipMarkPaid(ctx context.Context, arg MembershipMarkPaidParams) (Membership, error)
+	// A profile's membership of the active term, for the profile page.
+	MembershipOfActiveTerm(ctx context.Context, profileID uuid.UUID) (Membership, error)
 	// Deletes a position nobody selected; one with selections is kept (close it).
 	PositionDelete(ctx context.Context, id uuid.UUID) (int64, error)
 	PositionGet(ctx context.Context, id uuid.UUID) (Position, error)
@@ -191,8 +241,13 @@ type Querier interface {
 	// never sends a pattern that matches everyone.
 	ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error)
 	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
+	// Set from the application's opt-in when it is submitted.
+	ProfileSetMarketingOptIn(ctx context.Context, arg ProfileSetMarketingOptInParams) error
 	ProfileSetPassword(ctx context.Context, arg ProfileSetPasswordParams) error
 	ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) (Profile, error)
+	// A one-click unsubscribe: no more marketing broadcasts. Repeating it
+	// changes nothing.
+	ProfileUnsubscribe(ctx context.Context, id uuid.UUID) (int64, error)
 	// The profile with its active exec role, for GET /api/profile.
 	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
 	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
@@ -214,6 +269,38 @@ type Querier interface {
 	// A question's positions with their subteams.
 	QuestionPositions(ctx context.Context, questionID uuid.UUID) ([]QuestionPositionsRow, error)
 	QuestionUpdate(ctx context.Context, arg QuestionUpdateParams) (Question, error)
+	// Counts one event under key in the current window, whatever the total
+	// (failures that are counted after the answer was decided).
+	RateLimitAdd(ctx context.Context, arg RateLimitAddParams) error
+	RateLimitDeleteExpired(ctx context.Context) (int64, error)
+	// The sliding estimate RateLimitTake compares with its maximum, without
+	// counting anything.
+	RateLimitEstimate(ctx context.Context, arg RateLimitEstimateParams) (float64, error)
+	// Counts one request under key in the current window of window_seconds
+	// (aligned to the epoch, on the database's clock, so every replica agrees)
+	// unless the sliding estimate (the previous window's count weighted by how
+	// much of it still overlaps the last window_seconds, plus this window's)
+	// has reached max_count; then nothing is counted and no row comes back.
+	// The conflict branch re-checks the locked row, so concurrent requests on
+	// any replica never count past max_count.
+	RateLimitTake(ctx context.Context, arg RateLimitTakeParams) (int32, error)
+	ReceiptCount(ctx context.Context, status *string) (int64, error)
+	ReceiptGet(ctx context.Context, id uuid.UUID) (Receipt, error)
+	// Newest first, optionally of one status.
+	ReceiptList(ctx context.Context, arg ReceiptListParams) ([]ReceiptListRow, error)
+	ReceiptLock(ctx context.Context, id uuid.UUID) (Receipt, error)
+	// A receipt whose sender or DKIM signature failed; only a receipt not yet
+	// verified can be rejected.
+	ReceiptReject(ctx context.Context, arg ReceiptRejectParams) (int64, error)
+	// Records what the parser read.
+	ReceiptSetParsed(ctx context.Context, arg ReceiptSetParsedParams) error
+	ReceiptSetStatus(ctx context.Context, arg ReceiptSetStatusParams) error
+	// Stores a raw receipt once; a copy with the same SHA-256 stores nothing
+	// and returns the row already there (inserted = false).
+	ReceiptStore(ctx context.Context, arg ReceiptStoreParams) (ReceiptStoreRow, error)
+	// Claims a shop transaction for a receipt; 0 rows when another receipt
+	// holds it.
+	ReceiptTransactionClaim(ctx context.Context, arg ReceiptTransactionClaimParams) (int64, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
 	// Records a review of a submitted application that is neither the
 	// reviewer's own nor one whose team lists them, in one statement (the
@@ -294,6 +381,13 @@ type Querier interface {
 	TermWindowCloseGet(ctx context.Context, arg TermWindowCloseGetParams) (TermWindowClosing, error)
 	// Records a window's close with how many had submitted by then.
 	TermWindowCloseRecord(ctx context.Context, arg TermWindowCloseRecordParams) (TermWindowClosing, error)
+	// Records a webhook token with the SHA-256 of the email it came with and
+	// returns the SHA-256 the token is bound to: the given one when the token
+	// is new, the first one when it was seen before.
+	WebhookTokenUse(ctx context.Context, arg WebhookTokenUseParams) ([]byte, error)
+	// Tokens older than the signature window can never be accepted again
+	// (their timestamp is signed with them), so they need not be kept.
+	WebhookTokensPrune(ctx context.Context, before time.Time) (int64, error)
 	// Claims due pending rows for this transaction. Rows another dispatcher
 	// holds are skipped, so replicas never dispatch the same row at once.
 	WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowStart, error)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"hackdesk/broadcast"
 	"hackdesk/hackathon"
 	"hackdesk/hiring"
 	"hackdesk/mail"
@@ -40,6 +41,10 @@ func TestStateSetsMatchChecks(t *testing.T) {
 		{"emails_status_check", strs(mail.Statuses())},
 		{"selections_status_check", strs(hiring.Statuses())},
 		{"positions_grants_check", strs(hiring.Grants())},
+		{"broadcasts_status_check", strs(broadcast.Statuses())},
+		{"broadcasts_audience_kind_check", strs(broadcast.Kinds())},
+		{"broadcasts_decision_check", strs(broadcast.Decisions())},
+		{"broadcast_recipients_status_check", strs(broadcast.RecipientStatuses())},
 	} {
 		t.Run(tc.constraint, func(t *testing.T) {
 			var def string

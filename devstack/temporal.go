@@ -62,6 +62,11 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		"--http-port", strconv.Itoa(httpPort),
 		"--metrics-port", strconv.Itoa(metricsPort),
 		"--log-level", "warn",
+		// One partition per task queue: the server divides a queue's rate
+		// limit (the broadcast queue's) among its partitions, and with the
+		// default four a partition left without work wastes its share.
+		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
+		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
 	}
 	for _, sa := range SearchAttributes {
 		args = append(args, "--search-attribute", sa+"=Keyword")

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"hackdesk/config"
@@ -22,6 +23,68 @@ type Message struct {
 	Subject string
 	Text    string
 	HTML    string
+	// Headers are extra header fields (List-Unsubscribe on broadcasts),
+	// sent as given; CheckHeaders says which are accepted.
+	Headers map[string]string
+}
+
+// CheckHeaders refuses extra header fields a driver must not send: a name
+// that is not a plain field name, one the drivers set themselves, or a
+// value that could start another field (CR or LF). The drivers call it
+// before sending; its error is permanent.
+func CheckHeaders(h map[string]string) error {
+	for name, value := range h {
+		if name == "" {
+			return &PermanentError{errors.New("empty header name")}
+		}
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; c <= ' ' || c >= 0x7f || c == ':' {
+				return &PermanentError{fmt.Errorf("bad header name %q", name)}
+			}
+		}
+		switch strings.ToLower(name) {
+		case "from", "to", "cc", "bcc", "subject", "message-id", "date", "mime-version", "content-type", "content-transfer-encoding":
+			return &PermanentError{fmt.Errorf("header %s is set by the driver", name)}
+		}
+		if strings.ContainsAny(value, "\r\n") {
+			return &PermanentError{fmt.Errorf("header %s has a line break", name)}
+		}
+	}
+	return nil
+}
+
+// sortedHeaders returns h's names in order, so every driver writes them
+// the same way.
+func sortedHeaders(h map[string]string) []string {
+	names := make([]string, 0, len(h))
+	for n := range h {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// WithHeaders returns a Sender that adds headers to every message it
+// passes to s (the unsubscribe headers of one broadcast recipient).
+func WithHeaders(s Sender, headers map[string]string) Sender {
+	return headerSender{s, headers}
+}
+
+type headerSender struct {
+	next    Sender
+	headers map[string]string
+}
+
+func (h headerSender) Send(ctx context.Context, m Message) (string, error) {
+	merged := make(map[string]string, len(m.Headers)+len(h.headers))
+	for k, v := range m.Headers {
+		merged[k] = v
+	}
+	for k, v := range h.headers {
+		merged[k] = v
+	}
+	m.Headers = merged
+	return h.next.Send(ctx, m)
 }
 
 // Sender delivers a message and returns the provider's id for it.
@@ -70,10 +133,18 @@ func NewLogSender(out io.Writer) *LogSender {
 	return &LogSender{out: out}
 }
 
-// Send prints m and returns a provider id derived from its key.
+// Send prints m (its extra headers after the subject) and returns a
+// provider id derived from its key.
 func (s *LogSender) Send(ctx context.Context, m Message) (string, error) {
+	if err := CheckHeaders(m.Headers); err != nil {
+		return "", err
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "----- email %s -----\nFrom: %s\nTo: %s\nSubject: %s\n\n%s\n-----\n", m.Key, m.From, m.To, m.Subject, m.Text)
+	fmt.Fprintf(&b, "----- email %s -----\nFrom: %s\nTo: %s\nSubject: %s\n", m.Key, m.From, m.To, m.Subject)
+	for _, name := range sortedHeaders(m.Headers) {
+		fmt.Fprintf(&b, "%s: %s\n", name, m.Headers[name])
+	}
+	fmt.Fprintf(&b, "\n%s\n-----\n", m.Text)
 	if _, err := io.WriteString(s.out, b.String()); err != nil {
 		return "", err
 	}

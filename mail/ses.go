@@ -37,12 +37,20 @@ func (s *SESSender) Send(ctx context.Context, m Message) (string, error) {
 	if m.HTML != "" {
 		body.Html = &types.Content{Data: aws.String(m.HTML), Charset: aws.String("UTF-8")}
 	}
+	if err := CheckHeaders(m.Headers); err != nil {
+		return "", err
+	}
+	var headers []types.MessageHeader
+	for _, name := range sortedHeaders(m.Headers) {
+		headers = append(headers, types.MessageHeader{Name: aws.String(name), Value: aws.String(m.Headers[name])})
+	}
 	out, err := s.client.SendEmail(ctx, &sesv2.SendEmailInput{
 		FromEmailAddress: aws.String(m.From),
 		Destination:      &types.Destination{ToAddresses: []string{m.To}},
 		Content: &types.EmailContent{Simple: &types.Message{
 			Subject: &types.Content{Data: aws.String(m.Subject), Charset: aws.String("UTF-8")},
 			Body:    body,
+			Headers: headers,
 		}},
 	})
 	if err != nil {

@@ -74,7 +74,15 @@ func (s *SMTPSender) Send(ctx context.Context, m Message) (string, error) {
 	if err := msg.To(m.To); err != nil {
 		return "", &PermanentError{fmt.Errorf("to address: %w", err)}
 	}
+	if err := CheckHeaders(m.Headers); err != nil {
+		return "", err
+	}
 	msg.Subject(m.Subject)
+	// Extra fields are sent as given: List-Unsubscribe's <URL> must not be
+	// encoded as words.
+	for _, name := range sortedHeaders(m.Headers) {
+		msg.SetGenHeaderPreformatted(gomail.Header(name), m.Headers[name])
+	}
 	msgID := messageID(m.Key)
 	msg.SetMessageIDWithValue(msgID)
 	msg.SetBodyString(gomail.TypeTextPlain, m.Text)

@@ -104,6 +104,13 @@ var templates = map[string]template{
 		"Hi {{.name}},\n\nWelcome to the team as {{.position}} for {{.term}}.\n\nOnboarding: {{.onboarding}}\n{{if .chat}}Join the team chat: {{.chat}}\n{{end}}Pick a time for the all-hands: {{.all_hands}}\n",
 		`<p>Hi {{.name}},</p><p>Welcome to the team as {{.position}} for {{.term}}.</p><p><a href="{{.onboarding}}">Start your onboarding</a>.</p>{{if .chat}}<p><a href="{{.chat}}">Join the team chat</a>.</p>{{end}}<p><a href="{{.all_hands}}">Pick a time for the all-hands</a>.</p>`,
 		"name", "position", "term", "onboarding", "all_hands"),
+	// Membership dues: sent once per membership when it is paid, by an
+	// exec in person or by a shop receipt.
+	"membership_paid": newTemplate("membership_paid",
+		`Your {{.term}} membership is paid`,
+		"Hi {{.name}},\n\nThank you: your club membership for {{.term}} is paid ({{.amount}} by {{.method}}). Show your membership QR code at events as before.\n",
+		`<p>Hi {{.name}},</p><p>Thank you: your club membership for {{.term}} is paid ({{.amount}} by {{.method}}). Show your membership QR code at events as before.</p>`,
+		"name", "term", "amount", "method"),
 	// Exec forms (TermWindow): a window has opened, and a reminder to those
 	// who have not submitted 48 hours before it closes.
 	"exec_form_open": newTemplate("exec_form_open",
@@ -116,6 +123,12 @@ var templates = map[string]template{
 		"Hi {{.name}},\n\nWe have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}:\n\n{{.link}}\n",
 		`<p>Hi {{.name}},</p><p>We have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}: <a href="{{.link}}">fill it in now</a>.</p>`,
 		"name", "form", "form_lower", "term", "closes", "link"),
+	// Broadcasts: a superadmin's subject and plain-text body, as written.
+	"broadcast": newTemplate("broadcast",
+		`{{.subject}}`,
+		"{{.body}}\n",
+		`<div style="white-space: pre-wrap">{{.body}}</div>`,
+		"subject", "body"),
 }
 
 // Render fills the template of the given kind with data.

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -35,10 +36,23 @@ var (
 	pdfMagic  = []byte("%PDF-")
 	ole2Magic = []byte{0xD0, 0xCF, 0x11, 0xE0, 0xA1, 0xB1, 0x1A, 0xE1}
 	zipMagic  = []byte("PK\x03\x04") // local file header: a DOCX starts with one
+	// centralMagic starts each entry's central directory header.
+	centralMagic = []byte("PK\x01\x02")
 )
 
 // docxMainPart is the entry every WordprocessingML package contains.
 const docxMainPart = "word/document.xml"
+
+const (
+	// MaxExpanded bounds what a DOCX's entries may declare they expand to,
+	// all together (64 MiB). A real resume is far below it; a zip bomb
+	// (small entries that inflate to gigabytes) is far above.
+	MaxExpanded = 64 << 20
+	// MaxEntries bounds the entries of a DOCX; a resume has a few dozen.
+	MaxEntries = 1000
+	// pdfWindow is how far into a file PDF readers look for "%PDF-".
+	pdfWindow = 1024
+)
 
 func unsupported(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrUnsupported, fmt.Sprintf(format, args...))
@@ -51,6 +65,13 @@ func unsupported(format string, args ...any) error {
 // file header) that contains an entry named "word/document.xml".
 // The filename's extension (case-insensitive) must be the detected type's
 // extension. Every failure wraps ErrUnsupported with a short reason.
+//
+// Polyglots are refused: a PDF or DOC whose bytes also form a ZIP archive,
+// and a DOCX with "%PDF-" in its first 1024 bytes (where PDF readers look).
+// So is a DOCX of more than MaxEntries entries, or whose entries declare
+// more than MaxExpanded bytes in all (a zip bomb), or whose main part does
+// not inflate to the size it declares. Nothing is inflated but the main
+// part, and that only up to its declared size.
 func Detect(filename string, data []byte) (Type, error) {
 	if len(data) == 0 {
 		return Type{}, unsupported("empty file")
@@ -63,16 +84,17 @@ func Detect(filename string, data []byte) (Type, error) {
 	case bytes.HasPrefix(data, ole2Magic):
 		t = DOC
 	case bytes.HasPrefix(data, zipMagic):
-		zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil {
-			return Type{}, unsupported("corrupt ZIP archive")
-		}
-		if !hasEntry(zr, docxMainPart) {
-			return Type{}, unsupported("ZIP archive is not a Word document")
+		if err := checkDOCX(data); err != nil {
+			return Type{}, err
 		}
 		t = DOCX
 	default:
 		return Type{}, unsupported("content is not a PDF, DOC or DOCX file")
+	}
+	if t != DOCX {
+		if _, err := zip.NewReader(bytes.NewReader(data), int64(len(data))); err == nil {
+			return Type{}, unsupported("content is both a %s and a ZIP archive", strings.ToUpper(t.Ext[1:]))
+		}
 	}
 
 	ext := strings.ToLower(extension(baseName(filename)))
@@ -88,13 +110,48 @@ func Detect(filename string, data []byte) (Type, error) {
 	}
 }
 
-func hasEntry(zr *zip.Reader, name string) bool {
+// checkDOCX checks a ZIP archive as a Word document (see Detect).
+func checkDOCX(data []byte) error {
+	// The reader allocates a File per entry (a 10 MB archive can list
+	// 100,000 empty ones); each has a central directory header, so counting
+	// their signatures bounds the entries first.
+	if bytes.Count(data, centralMagic) > MaxEntries {
+		return unsupported("ZIP archive has more than %d entries", MaxEntries)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		return unsupported("corrupt ZIP archive")
+	}
+	var (
+		total uint64
+		main  *zip.File
+	)
 	for _, f := range zr.File {
-		if f.Name == name {
-			return true
+		if f.UncompressedSize64 > MaxExpanded-total {
+			return unsupported("ZIP archive expands to more than %d MiB", MaxExpanded>>20)
+		}
+		total += f.UncompressedSize64
+		if f.Name == docxMainPart && main == nil {
+			main = f
 		}
 	}
-	return false
+	if main == nil {
+		return unsupported("ZIP archive is not a Word document")
+	}
+	if bytes.Contains(data[:min(len(data), pdfWindow)], pdfMagic) {
+		return unsupported("content is both a ZIP archive and a PDF")
+	}
+	rc, err := main.Open()
+	if err != nil {
+		return unsupported("corrupt ZIP archive")
+	}
+	defer rc.Close()
+	// The reader fails past the declared size (and on a bad checksum), so
+	// this reads at most that much.
+	if n, err := io.Copy(io.Discard, rc); err != nil || uint64(n) != main.UncompressedSize64 {
+		return unsupported("corrupt ZIP archive")
+	}
+	return nil
 }
 
 // baseName returns the part of name after the last '/' or '\\'.
@@ -128,10 +185,11 @@ const (
 // It takes the part after the last '/' or '\\'; keeps ASCII letters, digits,
 // '.', '-' and '_'; replaces each run of any other characters (spaces and
 // invalid UTF-8 included) with a single '_'; collapses runs of '.' to one;
-// strips leading '.' and '_' (no hidden files, no "..") and trailing '.' from
-// the stem; and keeps at most 100 characters by truncating the stem, not the
-// extension (the suffix from the last '.', up to 10 characters), which is
-// lower-cased. An empty stem becomes "resume".
+// drops trailing '.'; strips leading '.' and '_' (no hidden files, no "..")
+// and trailing '.' from the stem; and keeps at most 100 characters by
+// truncating the stem, not the extension (the suffix from the last '.', up
+// to 10 characters), which is lower-cased. An empty stem becomes "resume".
+// Applied to its own result, it changes nothing.
 //
 // The result is never empty, is at most 100 bytes of [A-Za-z0-9._-], does not
 // start with '.', and contains neither '/' nor "..".
@@ -161,13 +219,11 @@ func SafeName(filename string) string {
 			replaced = true
 		}
 	}
-	s := b.String()
+	// Trailing dots go first (Windows drops them too): what they leave
+	// may end in an extension, which is then lower-cased like any other.
+	s := strings.TrimRight(b.String(), ".")
 
-	stem, ext := s, ""
-	if i := strings.LastIndexByte(s, '.'); i >= 0 && len(s)-i > 1 && len(s)-i <= maxExtLen {
-		stem, ext = s[:i], strings.ToLower(s[i:])
-	}
-
+	stem, ext := splitExt(s)
 	stem = strings.TrimLeft(stem, "._")
 	if limit := maxNameLen - len(ext); len(stem) > limit {
 		stem = stem[:limit] // ASCII only: byte slicing is safe
@@ -177,7 +233,22 @@ func SafeName(filename string) string {
 	if stem == "" {
 		stem = defaultStem
 	}
+	if ext == "" {
+		// Cutting a long stem may leave a suffix that reads as an
+		// extension; it is lower-cased as a second pass would.
+		stem, ext = splitExt(stem)
+	}
 	return stem + ext
+}
+
+// splitExt splits s before its extension, the suffix from its last '.' of
+// 2 to maxExtLen bytes, which it lower-cases; no such suffix is no
+// extension.
+func splitExt(s string) (stem, ext string) {
+	if i := strings.LastIndexByte(s, '.'); i >= 0 && len(s)-i > 1 && len(s)-i <= maxExtLen {
+		return s[:i], strings.ToLower(s[i:])
+	}
+	return s, ""
 }
 
 // allowed reports whether r may appear in a SafeName result ('.' is handled

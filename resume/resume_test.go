@@ -245,6 +245,10 @@ func TestSafeName(t *testing.T) {
 		{"InnerDoubleDot", "a..pdf", "a.pdf"},
 		{"ManyDots", "a...b....pdf", "a.b.pdf"},
 		{"TrailingDot", "cv.", "cv"},
+		// Found by FuzzSafeNameKeepsType: these gave "00.A" and a cut ending
+		// in ".00000000A", which a second pass changed.
+		{"TrailingDotAfterExt", "00.A.", "00.a"},
+		{"CutLeavesExt", strings.Repeat("0", 90) + ".00000000A0", strings.Repeat("0", 90) + ".00000000a"},
 		{"DoubleExt", "cv.tar.GZ", "cv.tar.gz"},
 		{"KeepDashUnderscore", "jane-doe_cv.pdf", "jane-doe_cv.pdf"},
 		{"ControlAndNUL", "cv\x00\n\t.pdf", "cv_.pdf"},

@@ -10,6 +10,7 @@ package testenv
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -31,6 +32,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/devstack"
+	"hackdesk/receipts"
 )
 
 // TimeZone is the zone tests run in: an odd, non-UTC offset catches code
@@ -40,11 +42,19 @@ const TimeZone = "America/St_Johns"
 const templateDB = "hackdesk_template"
 
 var (
-	shared   *devstack.Stack
-	adminURL string
+	// signingKey is the SIGNING_KEY of every test's Config.
+	signingKey = base64.StdEncoding.EncodeToString([]byte(randomHex(16)))
+	shared     *devstack.Stack
+	adminURL   string
 	// gitHub is the stand-in code host every test's Config points at.
 	gitHub *fakegithub.Server
+	shop   app.DevShop
 )
+
+// Shop is the stand-in campus shop every test's Config accepts receipts
+// from: its DKIM key (domain receipts.DevShopDomain, record in
+// Config.DKIMTXTFile) and the webhook key (Config.WebhookSigningKey).
+func Shop() app.DevShop { return shop }
 
 // FakeGitHub is the stand-in GitHub of the test binary (see Config): tests
 // use it to take a name, fail a setup step or answer with rate limits.
@@ -92,6 +102,10 @@ func run(m *testing.M) int {
 		return 1
 	}
 	defer gitHub.Close()
+	if shop, err = app.LoadDevShop(filepath.Join(dir, "shop")); err != nil {
+		fmt.Fprintln(os.Stderr, "testenv: dev shop:", err)
+		return 1
+	}
 	if err := prepareTemplate(ctx); err != nil {
 		fmt.Fprintln(os.Stderr, "testenv: migrate template database:", err)
 		return 1
@@ -198,6 +212,10 @@ func Config(t testing.TB) config.Config {
 	cfg.ResumeCleanupGrace = 2 * time.Second
 	cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = gitHub.Token(), gitHub.Org(), gitHub.URL()
 	cfg.FoundryPollInterval = 200 * time.Millisecond
+	cfg.SigningKey = signingKey
+	cfg.WebhookSigningKey = shop.WebhookKey
+	cfg.ReceiptSenderDomains = []string{receipts.DevShopDomain}
+	cfg.DKIMTXTFile = shop.TXTFile
 	return cfg
 }
 

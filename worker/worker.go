@@ -31,6 +31,28 @@ func New(c client.Client, taskQueue string, acts activities.Set) sdkworker.Worke
 	return w
 }
 
+// NewBroadcast returns the worker of the broadcast task queue of
+// taskQueue (workflows.BroadcastTaskQueue): no workflows, only the
+// broadcast activities, whose dispatch the Temporal server limits for the
+// whole queue (every worker of it) to rate emails a second. The caller
+// starts and stops it.
+func NewBroadcast(c client.Client, taskQueue string, acts *activities.BroadcastActivities, rate float64) sdkworker.Worker {
+	w := sdkworker.New(c, workflows.BroadcastTaskQueue(taskQueue), sdkworker.Options{
+		DisableWorkflowWorker:        true,
+		TaskQueueActivitiesPerSecond: BroadcastBatchesPerSecond(rate),
+		WorkerStopTimeout:            StopTimeout,
+	})
+	w.RegisterActivity(acts)
+	return w
+}
+
+// BroadcastBatchesPerSecond is the broadcast queue's dispatch rate for
+// BROADCAST_RATE emails a second: each activity sends a batch of
+// workflows.BroadcastBatchSize emails.
+func BroadcastBatchesPerSecond(rate float64) float64 {
+	return rate / workflows.BroadcastBatchSize
+}
+
 // Register adds hackdesk's workflows and activities to any registry (a
 // worker, a replayer or a test environment).
 func Register(r sdkworker.Registry, acts activities.Set) {
@@ -49,4 +71,6 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.FoundryLaunch)
 	r.RegisterWorkflow(workflows.TermWindow)
 	r.RegisterWorkflow(workflows.HeadshotCleanup)
+	r.RegisterWorkflow(workflows.Broadcast)
+	r.RegisterWorkflow(workflows.ReceiptProcessing)
 }

@@ -112,6 +112,8 @@ func TestReplay(t *testing.T) {
 	for _, file := range []string{
 		"testdata/send_email.json",
 		"testdata/send_email_prerecorded.json",
+		"testdata/send_email_v0.json",
+		"testdata/send_email_prerecorded_v0.json",
 		"testdata/resume_cleanup_deleted.json",
 		"testdata/resume_cleanup_kept.json",
 		"testdata/rsvp_deadline.json",
@@ -119,6 +121,9 @@ func TestReplay(t *testing.T) {
 		"testdata/foundry_launch.json",
 		"testdata/term_window.json",
 		"testdata/headshot_cleanup.json",
+		"testdata/broadcast.json",
+		"testdata/receipt_processing.json",
+		"testdata/receipt_processing_parked.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()

@@ -15,8 +15,9 @@ func TestRetryPoliciesOutlastOutages(t *testing.T) {
 		attempts        int32
 		scheduleToClose time.Duration
 	}{
-		"store":    {storeOptions.RetryPolicy.MaximumAttempts, storeOptions.ScheduleToCloseTimeout},
-		"provider": {providerOptions.RetryPolicy.MaximumAttempts, providerOptions.ScheduleToCloseTimeout},
+		"store":           {storeOptions.RetryPolicy.MaximumAttempts, storeOptions.ScheduleToCloseTimeout},
+		"provider":        {providerOptions.RetryPolicy.MaximumAttempts, providerOptions.ScheduleToCloseTimeout},
+		"broadcast batch": {batchOptions.RetryPolicy.MaximumAttempts, batchOptions.ScheduleToCloseTimeout},
 	} {
 		if o.attempts != 0 || o.scheduleToClose < 24*time.Hour {
 			t.Errorf("%s: %d attempts, schedule-to-close %v; want no cap and at least a day", name, o.attempts, o.scheduleToClose)

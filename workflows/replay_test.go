@@ -33,6 +33,12 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/headshot_cleanup.json", "HeadshotCleanup", func(ctx workflow.Context, _ workflows.HeadshotCleanupInput) (workflows.ResumeCleanupResult, error) {
 			return workflows.ResumeCleanupResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/receipt_processing.json", "ReceiptProcessing", func(ctx workflow.Context, _ workflows.ReceiptProcessingInput) (workflows.ReceiptProcessingResult, error) {
+			return workflows.ReceiptProcessingResult{}, sleepFirst(ctx)
+		}},
+		{"testdata/broadcast.json", "Broadcast", func(ctx workflow.Context, _ workflows.BroadcastInput) (workflows.BroadcastResult, error) {
+			return workflows.BroadcastResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/foundry_launch.json", "FoundryLaunch", func(ctx workflow.Context, _ workflows.FoundryLaunchInput) (workflows.FoundryLaunchResult, error) {
 			return workflows.FoundryLaunchResult{}, sleepFirst(ctx)
 		}},

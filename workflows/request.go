@@ -69,3 +69,9 @@ func RsvpDeadlineRequest(in RsvpDeadlineInput) Request {
 	return Request{ID: RsvpDeadlineID(in.BatchID), Type: "RsvpDeadline", Input: in, Kind: KindRsvp,
 		Subject: in.BatchID.String(), Summary: "RSVP deadline " + in.Deadline.UTC().Format("2006-01-02 15:04 MST") + " for offer batch " + in.BatchID.String()}
 }
+
+// BroadcastRequest starts the Broadcast workflow of a new broadcast.
+func BroadcastRequest(in BroadcastInput) Request {
+	return Request{ID: BroadcastID(in.BroadcastID), Type: "Broadcast", Input: in, Kind: KindBroadcast,
+		Subject: in.BroadcastID.String(), Summary: "Broadcast " + in.Subject}
+}

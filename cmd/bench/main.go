@@ -72,6 +72,11 @@ func run(ctx context.Context) error {
 	}
 	defer stack.Close()
 	cfg := stack.Config
+	shop, err := benchShop(outDir)
+	if err != nil {
+		return err
+	}
+	cfg = withShop(cfg, shop)
 	cfg.DatabaseURL += "&pool_max_conns=" + fmt.Sprint(poolSize)
 	logFile, err := os.Create(filepath.Join(outDir, "api.log"))
 	if err != nil {

@@ -74,11 +74,15 @@ func (b *bench) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	submitRatio, err := b.submitVsPgbench(ctx)
+	if err != nil {
+		return err
+	}
 	lbP50, err := b.leaderboard(ctx)
 	if err != nil {
 		return err
 	}
-	wfP95, err := b.workflows(ctx)
+	wfP95, wfRatio, err := b.workflowsVsNoop(ctx)
 	if err != nil {
 		return err
 	}
@@ -86,16 +90,32 @@ func (b *bench) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	receiptsPerS, receiptP95, processedPerS, err := b.receiptWebhooks(ctx) // after hiringFinalization: needs the dispatcher
+	if err != nil {
+		return err
+	}
+	loadReviewP99, loadWebhookP99, err := b.load(ctx)
+	if err != nil {
+		return err
+	}
+	b.broadcasts(ctx) // records its own figures, or its failure, in the table
 	b.headline = []string{
 		fmt.Sprintf("queue_rps=%.0f", queueRPS),
 		fmt.Sprintf("queue_p99_ms=%.1f", queueP99),
 		fmt.Sprintf("queue_vs_pgbench=%.2f", queueRPS/pgTPS),
 		fmt.Sprintf("vs_naive=%.0f", pgTPS/naiveTPS),
 		fmt.Sprintf("reviews_per_s=%.0f", reviewsPerS),
+		fmt.Sprintf("submit_vs_pgbench=%.2f", submitRatio),
 		fmt.Sprintf("leaderboard_p50_ms=%.1f", lbP50),
 		fmt.Sprintf("wf_p95_ms=%.0f", wfP95),
+		fmt.Sprintf("wf_vs_noop=%.2f", wfRatio),
 		fmt.Sprintf("hiring_finalize_s=%.1f", hiringWall.Seconds()),
 		fmt.Sprintf("hiring_emails_per_s=%.0f", hiringEmails),
+		fmt.Sprintf("webhooks_per_s=%.0f", receiptsPerS),
+		fmt.Sprintf("webhook_p95_ms=%.1f", receiptP95),
+		fmt.Sprintf("receipts_processed_per_s=%.0f", processedPerS),
+		fmt.Sprintf("load_review_p99_ms=%.0f", loadReviewP99),
+		fmt.Sprintf("load_webhook_p99_ms=%.0f", loadWebhookP99),
 	}
 	return b.report(ctx, time.Since(start))
 }
@@ -320,6 +340,12 @@ FROM applications a WHERE a.id = `
 }
 
 func (b *bench) runPgbench(ctx context.Context, name, script string) (float64, error) {
+	return b.runPgbenchFor(ctx, name, script, runFor)
+}
+
+// runPgbenchFor runs script with 32 clients for d (whole seconds) and
+// answers pgbench's transactions per second.
+func (b *bench) runPgbenchFor(ctx context.Context, name, script string, d time.Duration) (float64, error) {
 	bin, err := devstack.PgBinary("pgbench")
 	if err != nil {
 		return 0, err
@@ -329,7 +355,7 @@ func (b *bench) runPgbench(ctx context.Context, name, script string) (float64, e
 		return 0, err
 	}
 	cmd := exec.CommandContext(ctx, bin, "-n", "-M", "prepared", "-c", strconv.Itoa(clients), "-j", "2",
-		"-T", strconv.Itoa(int(runFor.Seconds())), "-f", file, "-d", b.cfg.DatabaseURL[:strings.Index(b.cfg.DatabaseURL, "&pool_max_conns")])
+		"-T", strconv.Itoa(int(d.Seconds())), "-f", file, "-d", b.cfg.DatabaseURL[:strings.Index(b.cfg.DatabaseURL, "&pool_max_conns")])
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return 0, fmt.Errorf("pgbench %s: %w\n%s", name, err, out)
@@ -442,11 +468,13 @@ func (b *bench) leaderboard(ctx context.Context) (float64, error) {
 	return ms(p50), nil
 }
 
-// workflows runs 1,000 SendEmail workflows through the client, 32 in
-// flight at a time, on the dev server.
-func (b *bench) workflows(ctx context.Context) (float64, error) {
-	say("workflows: %d SendEmail, %d in flight...", workflowCount, workflowInFlight)
+// runWorkflows starts the workflows of keys first+1 to first+n through the
+// client (as the outbox dispatcher does), workflowInFlight at a time, each
+// awaited, and returns how long each took from start to result and the
+// wall time.
+func (b *bench) runWorkflows(ctx context.Context, first, n int, request func(workflows.SendEmailInput) workflows.Request) ([]time.Duration, time.Duration, error) {
 	var next atomic.Int64
+	next.Store(int64(first))
 	var mu sync.Mutex
 	var lat []time.Duration
 	var failed atomic.Int64
@@ -458,12 +486,12 @@ func (b *bench) workflows(ctx context.Context) (float64, error) {
 			defer wg.Done()
 			for {
 				i := next.Add(1)
-				if i > workflowCount {
+				if i > int64(first+n) {
 					return
 				}
 				key := fmt.Sprintf("bench:%d", i)
 				t := time.Now()
-				run, err := outbox.Start(ctx, b.a.Temporal, b.cfg.TaskQueue, workflows.SendEmailRequest(
+				run, err := outbox.Start(ctx, b.a.Temporal, b.cfg.TaskQueue, request(
 					workflows.SendEmailInput{Key: key, Kind: "notice", To: fmt.Sprintf("bench%d@seed.hackdesk.test", i),
 						Data: map[string]string{"subject": "Bench", "body": "Hello"}}))
 				var res workflows.SendEmailResult
@@ -482,14 +510,10 @@ func (b *bench) workflows(ctx context.Context) (float64, error) {
 		}()
 	}
 	wg.Wait()
-	took := time.Since(start)
 	if f := failed.Load(); f > 0 {
-		return 0, fmt.Errorf("%d workflows failed", f)
+		return nil, 0, fmt.Errorf("%d workflows failed", f)
 	}
-	p50, p95 := percentile(lat, 0.5), percentile(lat, 0.95)
-	b.add(fmt.Sprintf("SendEmail workflows: completed/s (%d, %d in flight)", workflowCount, workflowInFlight), fmt.Sprintf("%.0f", float64(len(lat))/took.Seconds()))
-	b.add("SendEmail start → complete p50 / p95", fmt.Sprintf("%.0f ms / %.0f ms", ms(p50), ms(p95)))
-	return ms(p95), nil
+	return lat, time.Since(start), nil
 }
 
 var errNoMarkers = errors.New("docs/performance.md lacks the bench markers")

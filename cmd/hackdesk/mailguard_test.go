@@ -15,6 +15,7 @@ func TestServeRefusesLogMailDriverInProduction(t *testing.T) {
 	t.Setenv("S3_SECRET_ACCESS_KEY", "secret")
 	t.Setenv("PUBLIC_URL", "https://hackdesk.example.org")
 	t.Setenv("MAIL_DRIVER", "log")
+	t.Setenv("SIGNING_KEY", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")
 	for _, cmd := range []string{"serve", "worker"} {
 		t.Run(cmd, func(t *testing.T) {
 			out, err := runCmd(t, "", cmd)

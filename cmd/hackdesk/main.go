@@ -26,6 +26,8 @@ commands:
                        change an account's role or exec role
   seed --applications N --reviewers M --reviews K [--seed S] [--password P] [--prefix X]
                        demo/benchmark data: N submitted applications, M admin reviewers, K reviews
+  receipts sample --email E [--amount 20.00] [--term T] [--post]
+                       a campus-shop receipt signed by the dev shop; --post sends it to the local webhook
 `
 
 func main() {
@@ -64,6 +66,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runUsers(ctx, args[1:], stdin, stdout, stderr)
 	case "seed":
 		return runSeed(ctx, args[1:], stdout, stderr)
+	case "receipts":
+		return runReceipts(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

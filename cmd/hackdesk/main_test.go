@@ -119,3 +119,16 @@ func TestConfigErrors(t *testing.T) {
 		t.Fatal("unknown command accepted")
 	}
 }
+
+func TestDollarsToCents(t *testing.T) {
+	for in, want := range map[string]int64{"20": 2000, "20.5": 2050, "20.00": 2000, "$1.07": 107, "0.99": 99} {
+		if got, err := dollarsToCents(in); err != nil || got != want {
+			t.Errorf("dollarsToCents(%q) = %d, %v, want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "1.234", "-1", "1e3", ".5"} {
+		if _, err := dollarsToCents(in); err == nil {
+			t.Errorf("dollarsToCents(%q) accepted", in)
+		}
+	}
+}

@@ -65,3 +65,12 @@ UPDATE profiles SET role = 'admin', updated_at = now() WHERE id = $1 AND role = 
 -- Makes admins members again; a superadmin is never lowered.
 UPDATE profiles SET role = 'member', updated_at = now()
 WHERE id = ANY(@ids::uuid[]) AND role = 'admin';
+
+-- name: ProfileSetMarketingOptIn :exec
+-- Set from the application's opt-in when it is submitted.
+UPDATE profiles SET marketing_opt_in = @marketing_opt_in, updated_at = now() WHERE id = @id;
+
+-- name: ProfileUnsubscribe :execrows
+-- A one-click unsubscribe: no more marketing broadcasts. Repeating it
+-- changes nothing.
+UPDATE profiles SET marketing_opt_in = false, updated_at = now() WHERE id = $1 AND marketing_opt_in;

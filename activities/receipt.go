@@ -1,0 +1,54 @@
+package activities
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"hackdesk/db"
+	"hackdesk/membership"
+)
+
+// ReceiptActivities apply shop receipts to memberships.
+type ReceiptActivities struct {
+	Store     *db.Store
+	DuesCents int64 // MEMBERSHIP_DUES_CENTS
+}
+
+// ErrTypeReceiptNotApplicable marks a receipt that was never verified or
+// is a duplicate: retrying cannot help.
+const ErrTypeReceiptNotApplicable = "ReceiptNotApplicable"
+
+// ReceiptOutcome is what ApplyReceipt did.
+type ReceiptOutcome struct {
+	Status       string // processed or parked
+	Reason       string
+	MembershipID *uuid.UUID
+	// Email is the confirmation to deliver; nil when parked.
+	Email *EmailRef
+}
+
+// ApplyReceipt pays the membership a verified receipt is for, or parks the
+// receipt with a reason (membership.ApplyReceipt, the same function an
+// admin's match runs). Running it again returns the same outcome.
+func (a *ReceiptActivities) ApplyReceipt(ctx context.Context, receiptID uuid.UUID) (ReceiptOutcome, error) {
+	var out membership.Outcome
+	err := a.Store.InTx(ctx, func(q *db.Queries) error {
+		var err error
+		out, err = membership.ApplyReceipt(ctx, q, receiptID, a.DuesCents, nil)
+		return err
+	})
+	if errors.Is(err, membership.ErrNotApplicable) || errors.Is(err, db.ErrNotFound) {
+		return ReceiptOutcome{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeReceiptNotApplicable, err)
+	}
+	if err != nil {
+		return ReceiptOutcome{}, err
+	}
+	res := ReceiptOutcome{Status: string(out.Status), Reason: out.Reason, MembershipID: out.MembershipID}
+	if out.Email != nil {
+		res.Email = &EmailRef{Key: out.Email.Key, Kind: out.Email.Kind, To: out.Email.To}
+	}
+	return res, nil
+}

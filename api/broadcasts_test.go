@@ -1,0 +1,83 @@
+package api
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"hackdesk/config"
+)
+
+func TestBroadcastRequestValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		body string
+		bad  []string // the fields that fail
+	}{
+		{"OKMembers", `{"subject":"Hack night","body":"Friday.","audience":{"kind":"members"}}`, nil},
+		{"OKPaidMembersOfATerm", `{"subject":"S","body":"B","audience":{"kind":"paid_members","term_id":"6f1c1a4e-8f3a-4c55-9a0e-3d1f0b2a7c11"},"marketing":true}`, nil},
+		{"OKApplicantsUndecided", `{"subject":"S","body":"B","audience":{"kind":"applicants","status":"none"}}`, nil},
+		{"ErrMissingEverything", `{}`, []string{"subject", "body", "audience"}},
+		{"ErrSubjectTwoLines", `{"subject":"S\r\nBcc: x@y.z","body":"B","audience":{"kind":"execs"}}`, []string{"subject"}},
+		{"ErrBadTermID", `{"subject":"S","body":"B","audience":{"kind":"members","term_id":"nope"}}`, []string{"audience.term_id"}},
+		{"ErrTermForExecs", `{"subject":"S","body":"B","audience":{"kind":"execs","term_id":"6f1c1a4e-8f3a-4c55-9a0e-3d1f0b2a7c11"}}`, []string{"audience.term_id"}},
+		{"ErrStatusForMembers", `{"subject":"S","body":"B","audience":{"kind":"members","status":"offer"}}`, []string{"audience.status"}},
+		{"ErrUnknownKind", `{"subject":"S","body":"B","audience":{"kind":"all"}}`, []string{"audience.kind"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var req broadcastRequest
+			if err := json.Unmarshal([]byte(tc.body), &req); err != nil {
+				t.Fatal(err)
+			}
+			got := req.Validate()
+			if len(got) != len(tc.bad) {
+				t.Fatalf("Validate() = %v, want failures of %v", got, tc.bad)
+			}
+			for _, f := range tc.bad {
+				if got[f] == "" {
+					t.Errorf("Validate() = %v: no reason for %s", got, f)
+				}
+			}
+		})
+	}
+}
+
+// The unsubscribe route takes what mail clients send and refuses tokens it
+// did not make, before it reads the database.
+func TestUnsubscribeRefusals(t *testing.T) {
+	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 32)))
+	s := New(Deps{Config: config.Config{SigningKey: key}})
+	for _, tc := range []struct {
+		name, query, contentType, body string
+		want                           int
+		title                          string
+	}{
+		{"ErrNoToken", "", "", "", 400, "Invalid unsubscribe link"},
+		{"ErrForgedToken", "?token=YWJj.c2ln", "application/x-www-form-urlencoded", "List-Unsubscribe=One-Click", 400, "Invalid unsubscribe link"},
+		{"ErrForgedTokenMultipart", "?token=YWJj.c2ln", "multipart/form-data; boundary=b",
+			"--b\r\nContent-Disposition: form-data; name=\"List-Unsubscribe\"\r\n\r\nOne-Click\r\n--b--\r\n", 400, "Invalid unsubscribe link"},
+		{"ErrJSONBody", "?token=YWJj.c2ln", "application/json", `{}`, 415, "Unsupported media type"},
+		{"ErrTextBody", "?token=YWJj.c2ln", "text/plain", "hi", 415, "Unsupported media type"},
+		{"ErrHugeForm", "?token=YWJj.c2ln", "application/x-www-form-urlencoded", strings.Repeat("a", 5000), 413, "Request body too large"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r *http.Request
+			if tc.body != "" {
+				r = httptest.NewRequest("POST", "/api/unsubscribe"+tc.query, strings.NewReader(tc.body))
+				r.Header.Set("Content-Type", tc.contentType)
+			} else {
+				r = httptest.NewRequest("POST", "/api/unsubscribe"+tc.query, nil)
+			}
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, r)
+			var body errorBody
+			_ = json.Unmarshal(w.Body.Bytes(), &body)
+			if w.Code != tc.want || body.Error != tc.title {
+				t.Fatalf("= %d %s, want %d %q", w.Code, w.Body, tc.want, tc.title)
+			}
+		})
+	}
+}

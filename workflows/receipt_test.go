@@ -1,0 +1,110 @@
+package workflows_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/mock"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"hackdesk/activities"
+	"hackdesk/workflows"
+)
+
+func TestReceiptProcessing(t *testing.T) {
+	var a *activities.ReceiptActivities
+	in := workflows.ReceiptProcessingInput{ReceiptID: uuid.New(), ShopDomain: "shop.hackdesk.test", TransactionID: "TX-1"}
+	mid := uuid.New()
+	newEnv := func() (*testsuite.TestWorkflowEnvironment, map[string]int) {
+		var s testsuite.WorkflowTestSuite
+		env := s.NewTestWorkflowEnvironment()
+		env.RegisterWorkflow(workflows.ReceiptProcessing)
+		env.RegisterWorkflow(workflows.SendEmail)
+		env.RegisterActivity(&activities.ReceiptActivities{})
+		sent := map[string]int{}
+		env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).
+			Run(func(args mock.Arguments) { sent[args.Get(1).(workflows.SendEmailInput).Key]++ }).
+			Return(workflows.SendEmailResult{Status: "sent"}, nil)
+		return env, sent
+	}
+
+	t.Run("Processed", func(t *testing.T) {
+		env, sent := newEnv()
+		key := "membership-paid:" + mid.String()
+		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(activities.ReceiptOutcome{
+			Status: "processed", MembershipID: &mid, Email: &activities.EmailRef{Key: key, Kind: "membership_paid", To: "a@x.test"},
+		}, nil).Once()
+		env.ExecuteWorkflow(workflows.ReceiptProcessing, in)
+		var got workflows.ReceiptProcessingResult
+		if err := env.GetWorkflowResult(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != "processed" || got.MembershipID == nil || *got.MembershipID != mid {
+			t.Fatalf("result %+v", got)
+		}
+		if len(sent) != 1 || sent[key] != 1 {
+			t.Fatalf("emails started %v, want one %s", sent, key)
+		}
+		env.AssertExpectations(t)
+	})
+	t.Run("Parked", func(t *testing.T) {
+		env, sent := newEnv()
+		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(activities.ReceiptOutcome{
+			Status: "parked", Reason: "no account with the email b@x.test"}, nil).Once()
+		env.ExecuteWorkflow(workflows.ReceiptProcessing, in)
+		var got workflows.ReceiptProcessingResult
+		if err := env.GetWorkflowResult(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != "parked" || got.Reason != "no account with the email b@x.test" || len(sent) != 0 {
+			t.Fatalf("result %+v, emails %v", got, sent)
+		}
+	})
+	t.Run("RetriesTransientErrors", func(t *testing.T) {
+		env, sent := newEnv()
+		calls := 0
+		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(
+			func(_ context.Context, _ uuid.UUID) (activities.ReceiptOutcome, error) {
+				calls++
+				if calls < 3 {
+					return activities.ReceiptOutcome{}, errors.New("database unreachable")
+				}
+				return activities.ReceiptOutcome{Status: "processed", MembershipID: &mid,
+					Email: &activities.EmailRef{Key: "k", Kind: "membership_paid", To: "a@x.test"}}, nil
+			})
+		env.ExecuteWorkflow(workflows.ReceiptProcessing, in)
+		if err := env.GetWorkflowError(); err != nil {
+			t.Fatal(err)
+		}
+		if calls != 3 || sent["k"] != 1 {
+			t.Fatalf("calls %d, emails %v", calls, sent)
+		}
+	})
+	t.Run("ErrNotApplicableIsNotRetried", func(t *testing.T) {
+		env, _ := newEnv()
+		calls := 0
+		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(
+			func(_ context.Context, _ uuid.UUID) (activities.ReceiptOutcome, error) {
+				calls++
+				return activities.ReceiptOutcome{}, temporal.NewNonRetryableApplicationError("rejected", activities.ErrTypeReceiptNotApplicable, nil)
+			})
+		env.ExecuteWorkflow(workflows.ReceiptProcessing, in)
+		if env.GetWorkflowError() == nil || calls != 1 {
+			t.Fatalf("error %v after %d calls, want a failure after 1", env.GetWorkflowError(), calls)
+		}
+	})
+	t.Run("ErrBadInput", func(t *testing.T) {
+		env, _ := newEnv()
+		env.ExecuteWorkflow(workflows.ReceiptProcessing, workflows.ReceiptProcessingInput{ReceiptID: in.ReceiptID})
+		if env.GetWorkflowError() == nil {
+			t.Fatal("want an error without a transaction")
+		}
+	})
+	req := workflows.ReceiptProcessingRequest(in)
+	if req.ID != "receipt:shop.hackdesk.test:TX-1" || req.Kind != workflows.KindReceipt || req.Subject != "TX-1" || req.Summary != "Receipt TX-1" {
+		t.Fatalf("request %+v", req)
+	}
+}
