@@ -26,6 +26,7 @@ const (
 var (
 	errWebhookSignature  = apperr.New(apperr.Unauthorized, "Invalid signature")
 	errWebhookOff        = apperr.New(apperr.Unavailable, "Webhook not configured")
+	errDKIMUnavailable   = apperr.WithMessage(apperr.Unavailable, "Service unavailable", "The sender's DKIM key could not be read; retry later")
 	errReceiptRejected   = &apperr.Error{Code: apperr.NotAcceptable, Title: "Receipt rejected"}
 	errWebhookMissingRaw = apperr.ValidationFailed(map[string]string{"body-mime": "is required"})
 )
@@ -98,6 +99,12 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) error
 	}
 	if err == nil {
 		err = receipts.VerifyDKIM(raw, domain, s.dkimLookup)
+	}
+	if errors.Is(err, receipts.ErrDKIMTemporary) {
+		// The shop's key could not be read for now: neither accepted nor
+		// rejected; the provider retries the post (and finds it received).
+		s.log.WarnContext(ctx, "receipt DKIM key unavailable", "receipt", stored.ID, "reason", err.Error())
+		return errDKIMUnavailable
 	}
 	if err != nil {
 		if _, rerr := s.store.ReceiptReject(ctx, db.ReceiptRejectParams{ID: stored.ID, Reason: clipReason(err.Error()), ShopDomain: domain}); rerr != nil {

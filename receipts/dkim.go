@@ -20,6 +20,11 @@ type LookupTXT func(domain string) ([]string, error)
 // ErrDKIM is a message whose DKIM signature does not vouch for its sender.
 var ErrDKIM = errors.New("receipt: DKIM verification failed")
 
+// ErrDKIMTemporary is returned by VerifyDKIM when the sender's key could
+// not be read for now (a DNS timeout or SERVFAIL): the receipt is neither
+// good nor bad yet, and the post should be retried later.
+var ErrDKIMTemporary = errors.New("receipt: DKIM key temporarily unavailable")
+
 // maxSignatures caps the signatures checked per message: each costs a DNS
 // lookup and a pass over the body.
 const maxSignatures = 5
@@ -76,6 +81,8 @@ func VerifyDKIM(raw []byte, domain string, lookup LookupTXT) error {
 		ours := strings.EqualFold(v.Domain, domain)
 		var r string
 		switch {
+		case v.Err != nil && ours && dkim.IsTempFail(v.Err):
+			return fmt.Errorf("%w: %v", ErrDKIMTemporary, v.Err)
 		case v.Err != nil:
 			r = fmt.Sprintf("signature by %q: %v", v.Domain, v.Err)
 		case !ours:

@@ -372,3 +372,27 @@ func TestLoadOrCreateShopKey(t *testing.T) {
 		}
 	}
 }
+
+// A key that cannot be read for now (a temporary DNS failure) is neither a
+// pass nor a failure: ErrDKIMTemporary, so the post is retried.
+func TestVerifyDKIMTemporaryLookupFailure(t *testing.T) {
+	k, err := NewShopKey(DevShopDomain, "dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := k.Sign(Sample{Email: "a@x.test", TermName: "2026-2027"}.Build())
+	if err != nil {
+		t.Fatal(err)
+	}
+	temporary := func(string) ([]string, error) {
+		return nil, &net.DNSError{Err: "server misbehaving", IsTemporary: true}
+	}
+	err = VerifyDKIM(raw, DevShopDomain, temporary)
+	if !errors.Is(err, ErrDKIMTemporary) || errors.Is(err, ErrDKIM) {
+		t.Fatalf("temporary lookup failure: %v, want ErrDKIMTemporary only", err)
+	}
+	permanent := func(string) ([]string, error) { return nil, &net.DNSError{Err: "no such host", IsNotFound: true} }
+	if err := VerifyDKIM(raw, DevShopDomain, permanent); !errors.Is(err, ErrDKIM) {
+		t.Fatalf("missing key: %v, want ErrDKIM", err)
+	}
+}
