@@ -29,25 +29,33 @@ type SendEmailResult struct {
 // SendEmailID is the workflow ID for the email with the given key.
 func SendEmailID(key string) string { return "email:" + key }
 
-// recordLocally is the change that made RecordEmail a local activity: it
-// runs in the worker inside the workflow task, so an email costs one
-// activity task (delivery) and two workflow tasks instead of two and
-// three. Runs started before it replay with the activity.
-const recordLocally = "record-email-locally"
+// localActivities is the change that made both steps local activities:
+// the worker runs them inside the workflow task, so an email takes one
+// workflow task and no activity task, as a workflow that does nothing
+// does (it used two activity tasks and three workflow tasks). Runs started
+// before it replay with ordinary activities.
+const localActivities = "email-local-activities"
 
-// recordOptions are storeOptions for the local RecordEmail: a retry that
-// waits longer than a workflow task is scheduled as a timer by the SDK.
-var recordOptions = workflow.LocalActivityOptions{
-	StartToCloseTimeout:    storeOptions.StartToCloseTimeout,
-	ScheduleToCloseTimeout: storeOptions.ScheduleToCloseTimeout,
-	RetryPolicy:            storeOptions.RetryPolicy,
+// local turns activity options into local ones: the same timeouts and
+// retry policy, the given error types not retried. A retry that waits
+// longer than a workflow task is scheduled as a timer by the SDK.
+func local(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable []string) workflow.Context {
+	rp := *o.RetryPolicy
+	rp.NonRetryableErrorTypes = nonRetryable
+	return workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{
+		StartToCloseTimeout:    o.StartToCloseTimeout,
+		ScheduleToCloseTimeout: o.ScheduleToCloseTimeout,
+		RetryPolicy:            &rp,
+	})
 }
 
 // SendEmail renders and records the email, then delivers it through the
 // configured driver. Both steps are idempotent by key, so a second run with
-// the same key sends nothing. Recording is a local activity (a database
-// write, run by the worker within the workflow task); delivery, which
-// calls the provider, is an ordinary activity.
+// the same key sends nothing. Both are local activities, run by the worker
+// within the workflow task, with the retry policies of database work and
+// of provider calls: recording is one write, and delivery is one provider
+// call between two writes that make it at most once (DeliverEmail), so
+// neither needs a task of its own.
 func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error) {
 	if strings.TrimSpace(in.Key) == "" || strings.TrimSpace(in.To) == "" || in.Kind == "" {
 		return SendEmailResult{}, temporal.NewNonRetryableApplicationError("key, kind and to are required", "BadInput", nil)
@@ -62,15 +70,12 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 	permanent := []string{activities.ErrTypeBadEmail, activities.ErrTypeDeliveryFailed, activities.ErrTypeOutcomeUnknown}
 	var res SendEmailResult
 	record := activities.RecordEmailInput{Key: in.Key, Kind: in.Kind, To: in.To, Data: in.Data}
+	isLocal := workflow.GetVersion(ctx, localActivities, workflow.DefaultVersion, 1) == 1
 	var recorded workflow.Future
-	if workflow.GetVersion(ctx, recordLocally, workflow.DefaultVersion, 1) == workflow.DefaultVersion {
-		recorded = workflow.ExecuteActivity(storeActivity(ctx, permanent...), a.RecordEmail, record)
+	if isLocal {
+		recorded = workflow.ExecuteLocalActivity(local(ctx, storeOptions, permanent), a.RecordEmail, record)
 	} else {
-		opts := recordOptions
-		rp := *opts.RetryPolicy
-		rp.NonRetryableErrorTypes = permanent
-		opts.RetryPolicy = &rp
-		recorded = workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(ctx, opts), a.RecordEmail, record)
+		recorded = workflow.ExecuteActivity(storeActivity(ctx, permanent...), a.RecordEmail, record)
 	}
 	if err := recorded.Get(ctx, &res.Recorded); err != nil {
 		progress = "failed"
@@ -79,7 +84,13 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 
 	progress = "sending"
 	var out activities.DeliverEmailResult
-	err := workflow.ExecuteActivity(providerActivity(ctx, permanent...), a.DeliverEmail, in.Key).Get(ctx, &out)
+	var delivered workflow.Future
+	if isLocal {
+		delivered = workflow.ExecuteLocalActivity(local(ctx, providerOptions, permanent), a.DeliverEmail, in.Key)
+	} else {
+		delivered = workflow.ExecuteActivity(providerActivity(ctx, permanent...), a.DeliverEmail, in.Key)
+	}
+	err := delivered.Get(ctx, &out)
 	res.Status, res.ProviderID = out.Status, out.ProviderID
 	if err != nil {
 		var appErr *temporal.ApplicationError

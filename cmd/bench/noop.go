@@ -24,7 +24,7 @@ func benchNoop(workflow.Context, workflows.SendEmailInput) (workflows.SendEmailR
 
 // workflowsVsNoop runs the no-op workflow and SendEmail workflowCount
 // times each, workflowInFlight in flight, started and awaited the same
-// way, in eight alternating blocks (no-op, SendEmail, SendEmail, no-op,
+// way, in sixteen alternating blocks (no-op, SendEmail, SendEmail, no-op,
 // ...) so that a machine getting busier or quieter meanwhile weighs on
 // both; it answers
 // SendEmail's p95 and its ratio to the no-op's. The no-op runs on a worker
@@ -44,10 +44,10 @@ func (b *bench) workflowsVsNoop(ctx context.Context) (sendP95, ratio float64, er
 	var (
 		noop, send         []time.Duration
 		noopTook, sendTook time.Duration
-		block              = workflowCount / 4
+		block              = workflowCount / 8
 	)
 	say("workflows: %d no-op and %d SendEmail in blocks of %d, %d in flight...", workflowCount, workflowCount, block, workflowInFlight)
-	for i := range 8 {
+	for i := range 16 {
 		request, lat, total := noopRequest, &noop, &noopTook
 		if i%4 == 1 || i%4 == 2 {
 			request, lat, total = workflows.SendEmailRequest, &send, &sendTook
