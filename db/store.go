@@ -55,7 +55,7 @@ func MapError(err error) error {
 		switch pgErr.Code {
 		case "23505", "23P01": // unique_violation, exclusion_violation
 			return &ConstraintError{Kind: ErrConflict, Constraint: pgErr.ConstraintName, err: err}
-		case "23514", "23502", "23503", "22P02", "22001", "22003": // check, not null, fk, bad text repr, too long, out of range
+		case "23514", "23502", "23503", "22P02", "22001", "22003", "22021": // check, not null, fk, bad text repr, too long, out of range, NUL in text
 			return &ConstraintError{Kind: ErrInvalid, Constraint: pgErr.ConstraintName, err: err}
 		}
 	}

@@ -435,3 +435,19 @@ func readResponse(t *testing.T, conn net.Conn) rawAnswer {
 	_ = json.NewDecoder(resp.Body).Decode(&body)
 	return rawAnswer{status: resp.StatusCode, title: body.Error}
 }
+
+// TestBadInputNUL: text holding NUL, which no PostgreSQL text value can
+// hold, is a client error wherever it comes in: 400 from the JSON decoder
+// for a body, 400 from the store for a query parameter (both were 500).
+func TestBadInputNUL(t *testing.T) {
+	a := attackApp(t)
+	anon := &client{t: t, base: a.URL()}
+	me, myID := member(t, a, anon, "nul@example.com", "Nul")
+	createApplication(t, me, myID)
+	r := me.expect(http.StatusBadRequest, "PATCH", "/api/applications", `{"university":"a\u0000b"}`)
+	if title, msg := errorOf(t, r); title != "Invalid JSON" || !strings.Contains(msg, "NUL") {
+		t.Fatalf("NUL in a body: %q %q", title, msg)
+	}
+	me.expect(http.StatusOK, "PATCH", "/api/applications", `{"university":"a\\u0000b"}`) // an escaped backslash, no NUL
+	me.expect(http.StatusBadRequest, "GET", "/api/users/emails?q=ada%00x", nil)
+}
