@@ -16,6 +16,7 @@ import (
 	"hackdesk/db"
 	"hackdesk/membership"
 	"hackdesk/outbox"
+	"hackdesk/receipts"
 	"hackdesk/workflows"
 )
 
@@ -292,7 +293,7 @@ func (b *paymentBody) Validate() apperr.Fields {
 	case b.AmountCents == nil:
 		f.Add("amount_cents", "is required")
 	case *b.AmountCents < b.dues:
-		f.Add("amount_cents", "must be at least the dues ("+membership.FormatCents(b.dues)+")")
+		f.Add("amount_cents", "must be at least the dues ("+receipts.FormatCents(b.dues)+")")
 	case *b.AmountCents > 100_000_00:
 		f.Add("amount_cents", "must be at most 10000000")
 	}

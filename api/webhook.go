@@ -126,11 +126,7 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) error
 			return nil
 		}
 		if parseErr != nil {
-			var fe *receipts.FieldError
-			reason := "unreadable receipt"
-			if errors.As(parseErr, &fe) {
-				reason += ": " + fe.Field + " " + fe.Reason
-			}
+			reason := receipts.Reason(parseErr)
 			status = string(membership.ReceiptParked)
 			return q.ReceiptSetStatus(ctx, db.ReceiptSetStatusParams{ID: cur.ID, Status: status, Reason: clipReason(reason)})
 		}

@@ -8,13 +8,13 @@ package membership
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/google/uuid"
 
 	"hackdesk/db"
 	"hackdesk/mail"
+	"hackdesk/receipts"
 	"hackdesk/signing"
 )
 
@@ -116,20 +116,11 @@ func recordConfirmation(ctx context.Context, q *db.Queries, id uuid.UUID) (Email
 	}
 	key := ConfirmationKey(id)
 	if _, err := mail.Record(ctx, q, key, ConfirmationKind, d.Email, map[string]string{
-		"name": name, "term": d.TermName, "amount": FormatCents(amount), "method": MethodLabel(method),
+		"name": name, "term": d.TermName, "amount": receipts.FormatCents(amount), "method": MethodLabel(method),
 	}); err != nil {
 		return Email{}, err
 	}
 	return Email{Key: key, Kind: ConfirmationKind, To: d.Email}, nil
-}
-
-// FormatCents writes cents as dollars: 2000 → "$20.00".
-func FormatCents(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	return fmt.Sprintf("%s$%d.%02d", sign, c/100, c%100)
 }
 
 // MethodLabel is how the confirmation email names a method.

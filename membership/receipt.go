@@ -78,7 +78,7 @@ func ApplyReceipt(ctx context.Context, q *db.Queries, receiptID uuid.UUID, duesC
 
 	rc, err := receipts.Parse(r.Raw)
 	if err != nil {
-		return park("unreadable receipt: " + parseReason(err))
+		return park(receipts.Reason(err))
 	}
 	email := rc.CustomerEmail
 	var matchedBy *uuid.UUID
@@ -104,7 +104,7 @@ func ApplyReceipt(ctx context.Context, q *db.Queries, receiptID uuid.UUID, duesC
 		return Outcome{}, err
 	}
 	if rc.TotalCents < duesCents {
-		return park(fmt.Sprintf("total paid %s is below the dues of %s", FormatCents(rc.TotalCents), FormatCents(duesCents)))
+		return park(fmt.Sprintf("total paid %s is below the dues of %s", receipts.FormatCents(rc.TotalCents), receipts.FormatCents(duesCents)))
 	}
 
 	var m db.Membership
@@ -150,13 +150,4 @@ func processedOutcome(ctx context.Context, q *db.Queries, receiptID uuid.UUID) (
 	}
 	return Outcome{Status: ReceiptProcessed, MembershipID: &m.ID,
 		Email: &Email{Key: ConfirmationKey(m.ID), Kind: ConfirmationKind, To: d.Email}}, nil
-}
-
-// parseReason is the parser's complaint in a few words.
-func parseReason(err error) string {
-	var fe *receipts.FieldError
-	if errors.As(err, &fe) {
-		return fe.Field + " " + fe.Reason
-	}
-	return "not a readable email"
 }

@@ -97,6 +97,16 @@ func (e *FieldError) Error() string { return "receipt: " + e.Field + ": " + e.Re
 // Unwrap makes a FieldError an ErrInvalid.
 func (e *FieldError) Unwrap() error { return ErrInvalid }
 
+// Reason says in a few words why Parse refused a receipt ("customer_email
+// is missing"), for the admins' list of parked receipts.
+func Reason(err error) string {
+	var fe *FieldError
+	if errors.As(err, &fe) {
+		return "unreadable receipt: " + fe.Field + " " + fe.Reason
+	}
+	return "unreadable receipt: not a readable email"
+}
+
 func fieldErr(field, format string, args ...any) error {
 	return &FieldError{Field: field, Reason: fmt.Sprintf(format, args...)}
 }

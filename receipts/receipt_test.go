@@ -428,8 +428,8 @@ func TestParseCents(t *testing.T) {
 
 func TestFormatCents(t *testing.T) {
 	for in, want := range map[int64]string{0: "$0.00", 5: "$0.05", 2000: "$20.00", 102050: "$1,020.50", 123456789: "$1,234,567.89", -250: "-$2.50"} {
-		if got := formatCents(in); got != want {
-			t.Errorf("formatCents(%d) = %q, want %q", in, got, want)
+		if got := FormatCents(in); got != want {
+			t.Errorf("FormatCents(%d) = %q, want %q", in, got, want)
 		}
 	}
 }

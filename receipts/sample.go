@@ -70,11 +70,11 @@ func (s Sample) Build() []byte {
 		"Customer email: " + s.Email,
 	}
 	for _, it := range items {
-		lines = append(lines, fmt.Sprintf("Item: %s    %d x %s", it.Description, it.Quantity, formatCents(it.UnitCents)))
+		lines = append(lines, fmt.Sprintf("Item: %s    %d x %s", it.Description, it.Quantity, FormatCents(it.UnitCents)))
 		total += int64(it.Quantity) * it.UnitCents
 	}
 	lines = append(lines,
-		"Total paid: "+formatCents(total)+" CAD",
+		"Total paid: "+FormatCents(total)+" CAD",
 		"",
 		"Keep this email as your receipt.",
 	)
@@ -176,7 +176,9 @@ func htmlBody(lines []string) string {
 }
 
 // formatCents writes cents as dollars: 102050 is "$1,020.50".
-func formatCents(c int64) string {
+// FormatCents writes cents as dollars the way receipts do: 102050 →
+// "$1,020.50".
+func FormatCents(c int64) string {
 	sign := ""
 	if c < 0 {
 		sign, c = "-", -c
