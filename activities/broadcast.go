@@ -93,7 +93,7 @@ func (a *BroadcastActivities) SendBroadcastBatch(ctx context.Context, in Broadca
 	pending := slices.DeleteFunc(rows, func(r db.BroadcastBatchLoadRow) bool {
 		return broadcast.RecipientStatus(r.Status) != broadcast.Pending
 	})
-	if err := a.record(ctx, in.BroadcastID, pending); err != nil {
+	if err := a.record(ctx, in, pending); err != nil {
 		return BroadcastBatchResult{}, err
 	}
 	var marks db.BroadcastRecipientsMarkParams
@@ -134,16 +134,19 @@ func (a *BroadcastActivities) SendBroadcastBatch(ctx context.Context, in Broadca
 }
 
 // record renders and records the recipients' emails under their keys in
-// one transaction (a key recorded before changes nothing). An email the
-// emails table refuses fails the batch for good; none should be, as its
-// rules are looser than those of profiles and broadcasts.
-func (a *BroadcastActivities) record(ctx context.Context, id uuid.UUID, rows []db.BroadcastBatchLoadRow) error {
+// one transaction (a key recorded before changes nothing), each with the
+// recipient's own unsubscribe link. An email the emails table refuses
+// fails the batch for good; none should be, as its rules are looser than
+// those of profiles and broadcasts.
+func (a *BroadcastActivities) record(ctx context.Context, in BroadcastBatchInput, rows []db.BroadcastBatchLoadRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	data := map[string]string{"subject": rows[0].Subject, "body": rows[0].Body}
+	id := in.BroadcastID
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		for _, r := range rows {
+			data := map[string]string{"subject": r.Subject, "body": r.Body,
+				"unsubscribe": broadcast.UnsubscribeLink(in.PublicURL, *a.Unsubscribe, r.ProfileID)}
 			if _, err := mail.Record(ctx, q, broadcast.EmailKey(id, r.ProfileID), broadcast.EmailKind, r.Email, data); err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package activities_test
 import (
 	"context"
 	"errors"
+	"html"
 	"net/url"
 	"strings"
 	"sync"
@@ -143,7 +144,7 @@ func TestSendBroadcastBatch(t *testing.T) {
 		// the recipient.
 		key1 := broadcast.EmailKey(f.id, f.people[0])
 		if _, err := mail.Record(ctx, f.store.Queries, key1, broadcast.EmailKind, f.emails[0],
-			map[string]string{"subject": "Hack night", "body": "Come along."}); err != nil {
+			map[string]string{"subject": "Hack night", "body": "Come along.", "unsubscribe": "https://club.example/api/unsubscribe?token=t"}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := (&activities.EmailActivities{Store: f.store, Mailer: f.sender}).DeliverEmail(ctx, key1); err != nil {
@@ -210,6 +211,14 @@ func TestSendBroadcastBatch(t *testing.T) {
 			e, err := f.store.EmailGetByKey(ctx, key)
 			if err != nil || e.Subject != "Hack night" || e.Kind != "broadcast" || e.ToAddress != f.emails[i] || e.Status != "sent" {
 				t.Fatalf("recorded %+v %v", e, err)
+			}
+			// The same link at the foot of the body, for readers whose
+			// mail client shows no unsubscribe button.
+			if !strings.HasPrefix(e.TextBody, "Come along.\n") || !strings.HasSuffix(e.TextBody, ": "+link+"\n") {
+				t.Fatalf("text body %q lacks the link %q at its foot", e.TextBody, link)
+			}
+			if !strings.Contains(e.HtmlBody, `<a href="`+html.EscapeString(link)+`">Unsubscribe</a>`) {
+				t.Fatalf("HTML body %q lacks the link", e.HtmlBody)
 			}
 		}
 	})

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"hackdesk/apperr"
@@ -84,9 +83,9 @@ func newLimiters(l RateLimits, store *db.Store, log *slog.Logger) limiters {
 // counters reach the shared counter table and sweep its expired rows now
 // and then.
 type counters struct {
-	store     *db.Store
-	log       *slog.Logger
-	lastSweep atomic.Int64 // unix seconds of the last sweep
+	store *db.Store
+	log   *slog.Logger
+	sweep sweeper
 }
 
 // counterTimeout bounds a counter look-up or write made without the
@@ -98,18 +97,7 @@ const counterTimeout = 5 * time.Second
 const sweepEvery = time.Minute
 
 func (c *counters) maybeSweep() {
-	now := time.Now().Unix()
-	last := c.lastSweep.Load()
-	if now-last < int64(sweepEvery.Seconds()) || !c.lastSweep.CompareAndSwap(last, now) {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		if _, err := c.store.RateLimitDeleteExpired(ctx); err != nil {
-			c.log.Warn("rate limits: delete expired counters", "err", err)
-		}
-	}()
+	c.sweep.maybe(sweepEvery, c.log, "expired rate-limit counters", c.store.RateLimitDeleteExpired)
 }
 
 // limiter is one limit under one name.

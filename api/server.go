@@ -67,6 +67,10 @@ type Server struct {
 	// keys (nil: the webhook answers 503).
 	qrSigner   signing.Signer
 	dkimLookup receipts.LookupTXT
+	// webhooks bounds the membership webhook posts handled at once.
+	webhooks *gate
+	// tokenSweep is when expired webhook tokens were last deleted.
+	tokenSweep sweeper
 }
 
 // route is one row of the policy table. Its handler returns its error
@@ -152,6 +156,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/admin/broadcasts", Superadmin, s.listBroadcasts},
 		{"GET", "/api/admin/broadcasts/{id}", Superadmin, s.getBroadcast},
 		{"POST", "/api/admin/broadcasts/{id}/cancel", Superadmin, s.cancelBroadcast},
+		{"GET", "/api/unsubscribe", Public, s.unsubscribePage},
 		{"POST", "/api/unsubscribe", Public, s.unsubscribe},
 		{"GET", "/api/membership", Authenticated, s.getMembership},
 		{"POST", "/api/membership", Authenticated, s.joinMembership},
@@ -194,6 +199,7 @@ func New(d Deps) *Server {
 		s.log = slog.Default()
 	}
 	s.qrSigner, s.dkimLookup = s.signers(d)
+	s.webhooks = newGate(d.Config.WebhookConcurrency, webhookGateWait)
 	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
 	// The edge, in order: the request id (kept from the client only when

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/sha256"
 	"errors"
 	"net/http"
@@ -21,6 +22,13 @@ import (
 const (
 	webhookWindow  = 300 * time.Second
 	webhookMaxBody = receipts.MaxSize + 64<<10
+	// webhookGateWait is how long a post waits for a place among the
+	// WEBHOOK_CONCURRENCY being handled before it is answered 503.
+	webhookGateWait = 5 * time.Second
+	// webhookTokenKeep is how long a used token is kept: a token comes
+	// with a timestamp signed with it, accepted for webhookWindow either
+	// side of now, so after twice the window it can never pass again.
+	webhookTokenKeep = 2 * webhookWindow
 )
 
 var (
@@ -68,9 +76,17 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) error
 		return errWebhookMissingRaw
 	}
 	ctx := r.Context()
+	release, err := s.webhooks.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	s.tokenSweep.maybe(time.Minute, s.log, "expired webhook tokens", func(ctx context.Context) (int64, error) {
+		return s.store.WebhookTokensPrune(ctx, time.Now().Add(-webhookTokenKeep))
+	})
 	sum := sha256.Sum256(raw)
 	var stored db.ReceiptStoreRow
-	err := s.store.InTx(ctx, func(q *db.Queries) error {
+	err = s.store.InTx(ctx, func(q *db.Queries) error {
 		bound, err := retryRead(func() ([]byte, error) {
 			return q.WebhookTokenUse(ctx, db.WebhookTokenUseParams{Token: form.Get("token"), BodySha256: sum[:]})
 		})

@@ -190,10 +190,19 @@ func OpenUnsubscribeToken(s signing.Signer, token string) (uuid.UUID, error) {
 // UnsubscribePath is the route a one-click unsubscribe posts to.
 const UnsubscribePath = "/api/unsubscribe"
 
+// UnsubscribeLink is the profile's unsubscribe URL: mail clients POST
+// "List-Unsubscribe=One-Click" to it (RFC 8058); opened in a browser (the
+// link at the foot of every broadcast email) it shows a page whose button
+// posts the same, since a GET must not unsubscribe (link checkers and
+// scanners follow links).
+func UnsubscribeLink(publicURL string, s signing.Signer, profileID uuid.UUID) string {
+	return strings.TrimRight(publicURL, "/") + UnsubscribePath + "?token=" + url.QueryEscape(UnsubscribeToken(s, profileID))
+}
+
 // UnsubscribeHeaders are the RFC 8058 one-click headers of an email to the
-// profile: mail clients POST "List-Unsubscribe=One-Click" to the URL.
+// profile.
 func UnsubscribeHeaders(publicURL string, s signing.Signer, profileID uuid.UUID) map[string]string {
-	link := strings.TrimRight(publicURL, "/") + UnsubscribePath + "?token=" + url.QueryEscape(UnsubscribeToken(s, profileID))
+	link := UnsubscribeLink(publicURL, s, profileID)
 	return map[string]string{
 		"List-Unsubscribe":      "<" + link + ">",
 		"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",

@@ -56,6 +56,11 @@ type Config struct {
 	// MembershipDuesCents is one term's dues.
 	MembershipDuesCents int64
 
+	// WebhookConcurrency is how many membership webhook posts are handled
+	// at once by one API process; the rest wait their turn (up to 5 s,
+	// then 503, which the provider retries).
+	WebhookConcurrency int
+
 	// BroadcastRate is the most broadcast emails sent per second, enforced
 	// by the Temporal server on the broadcast task queue.
 	BroadcastRate float64
@@ -117,6 +122,7 @@ func Defaults() Config {
 
 		MembershipDuesCents: 2000,
 		BroadcastRate:       10,
+		WebhookConcurrency:  4,
 	}
 }
 
@@ -160,6 +166,12 @@ func FromEnv() Config {
 		c.MembershipDuesCents = -1 // reported by Validate
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 			c.MembershipDuesCents = n
+		}
+	}
+	if v := os.Getenv("WEBHOOK_CONCURRENCY"); v != "" {
+		c.WebhookConcurrency = -1 // reported by Validate
+		if n, err := strconv.Atoi(v); err == nil {
+			c.WebhookConcurrency = n
 		}
 	}
 	if v := os.Getenv("BROADCAST_RATE"); v != "" {
@@ -227,6 +239,9 @@ func (c Config) Validate(role Role) error {
 	}
 	if c.MembershipDuesCents <= 0 || c.MembershipDuesCents > 100_000_00 {
 		return fmt.Errorf("MEMBERSHIP_DUES_CENTS must be a whole number of cents between 1 and 10000000")
+	}
+	if c.WebhookConcurrency < 1 || c.WebhookConcurrency > 1000 {
+		return fmt.Errorf("WEBHOOK_CONCURRENCY must be a whole number between 1 and 1000")
 	}
 	if !(c.BroadcastRate > 0 && c.BroadcastRate <= 10_000) {
 		return fmt.Errorf("BROADCAST_RATE must be a number of emails per second above 0 and at most 10000")

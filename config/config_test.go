@@ -14,7 +14,7 @@ var envNames = []string{
 	"HTTP_ADDR", "PUBLIC_URL", "S3_ENDPOINT", "S3_REGION", "S3_BUCKET",
 	"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "MAIL_DRIVER", "MAIL_FROM",
 	"SMTP_URL", "SES_REGION", "LOG_FORMAT", "RECEIPT_SENDER_DOMAINS", "RESUME_CLEANUP_GRACE",
-	"TRUSTED_PROXIES",
+	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY",
 }
 
 // clearEnv unsets every variable FromEnv reads for the rest of the test.
@@ -65,7 +65,11 @@ func TestFromEnv(t *testing.T) {
 		t.Setenv("MAIL_DRIVER", "smtp")
 		t.Setenv("SMTP_URL", "smtp://mail:25")
 		t.Setenv("TRUSTED_PROXIES", "10.0.0.0/8,192.168.1.7")
+		t.Setenv("WEBHOOK_CONCURRENCY", "12")
 		got := FromEnv()
+		if got.WebhookConcurrency != 12 {
+			t.Errorf("WebhookConcurrency: got %d, want 12", got.WebhookConcurrency)
+		}
 		if want := "10.0.0.0/8,192.168.1.7"; got.TrustedProxies != want {
 			t.Errorf("TrustedProxies: got %q, want %q", got.TrustedProxies, want)
 		}
@@ -153,6 +157,8 @@ func TestValidate(t *testing.T) {
 		{"ErrSigningKeyNotBase64", RoleServe, func(c *Config) { c.SigningKey = "not base64!" }, "SIGNING_KEY"},
 		{"ErrDues", RoleServe, func(c *Config) { c.MembershipDuesCents = -1 }, "MEMBERSHIP_DUES_CENTS"},
 		{"ErrBroadcastRate", RoleWorker, func(c *Config) { c.BroadcastRate = 0 }, "BROADCAST_RATE"},
+		{"ErrWebhookConcurrency", RoleServe, func(c *Config) { c.WebhookConcurrency = 0 }, "WEBHOOK_CONCURRENCY"},
+		{"ErrWebhookConcurrencyHigh", RoleServe, func(c *Config) { c.WebhookConcurrency = 1001 }, "WEBHOOK_CONCURRENCY"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := complete()

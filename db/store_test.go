@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -161,5 +162,32 @@ func TestMigrateStatus(t *testing.T) {
 		if !m.Applied {
 			t.Errorf("migration %d not applied on a fresh test database", m.Version)
 		}
+	}
+}
+
+func TestWebhookTokensPrune(t *testing.T) {
+	ctx := context.Background()
+	s := testenv.Store(t)
+	first, second := []byte("first-email-sha256-aaaaaaaaaaaaa"), []byte("second-email-sha256-bbbbbbbbbbbb")
+	for _, tok := range []string{"old", "new"} {
+		if _, err := s.WebhookTokenUse(ctx, db.WebhookTokenUseParams{Token: tok, BodySha256: first}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Pool().Exec(ctx, `UPDATE webhook_tokens SET received_at = now() - interval '11 minutes' WHERE token = 'old'`); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.WebhookTokensPrune(ctx, time.Now().Add(-10*time.Minute))
+	if err != nil || n != 1 {
+		t.Fatalf("pruned %d, %v; want 1", n, err)
+	}
+	// The recent token still holds its first email; the pruned one is free.
+	bound, err := s.WebhookTokenUse(ctx, db.WebhookTokenUseParams{Token: "new", BodySha256: second})
+	if err != nil || string(bound) != string(first) {
+		t.Fatalf("recent token bound to %q, %v; want the first email", bound, err)
+	}
+	bound, err = s.WebhookTokenUse(ctx, db.WebhookTokenUseParams{Token: "old", BodySha256: second})
+	if err != nil || string(bound) != string(second) {
+		t.Fatalf("pruned token bound to %q, %v; want the second email", bound, err)
 	}
 }

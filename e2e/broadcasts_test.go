@@ -338,11 +338,40 @@ func TestBroadcastLifecycle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if !strings.Contains(printed, "\nTo stop the club's marketing email: "+m[1]+"\n") {
+			t.Fatalf("the body's foot lacks the header's unsubscribe link:\n%s", printed)
+		}
 		path := link.Path + "?" + link.RawQuery
-		// As a mail client does it: the form, no credentials.
+		// Opened in a browser, the link shows a button and changes nothing.
+		page := anon.expect(http.StatusOK, "GET", path, nil, "Accept", "text/html")
+		if ct := page.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" ||
+			!strings.Contains(string(page.Body), `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click">`) ||
+			!strings.Contains(page.Header.Get("Content-Security-Policy"), "frame-ancestors 'none'") {
+			t.Fatalf("unsubscribe page %s %q:\n%s", ct, page.Header.Get("Content-Security-Policy"), page.Body)
+		}
+		if n := countRows(t, a, `SELECT count(*) FROM profiles WHERE id = $1 AND marketing_opt_in`, p["exec07@example.com"]); n != 1 {
+			t.Fatal("opening the unsubscribe page unsubscribed")
+		}
+		if bad := anon.expect(http.StatusBadRequest, "GET", path+"x", nil); !strings.Contains(string(bad.Body), "Invalid unsubscribe link") {
+			t.Fatalf("page for a forged link:\n%s", bad.Body)
+		}
+		// The page's button: the form from a browser, answered with a page.
 		oneClick := []byte("List-Unsubscribe=One-Click")
-		for i := 0; i < 2; i++ { // a second click answers the same
-			anon.expect(http.StatusOK, "POST", path, oneClick, "Content-Type", "application/x-www-form-urlencoded")
+		done := anon.expect(http.StatusOK, "POST", path, oneClick, "Content-Type", "application/x-www-form-urlencoded", "Accept", "text/html,*/*;q=0.8")
+		if !strings.HasPrefix(done.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(done.Body), "<h1>Unsubscribed</h1>") {
+			t.Fatalf("answer to the page's button:\n%s", done.Body)
+		}
+		// As a mail client does it: the form, no credentials; a second
+		// click answers the same.
+		for i := 0; i < 2; i++ {
+			r := anon.expect(http.StatusOK, "POST", path, oneClick, "Content-Type", "application/x-www-form-urlencoded")
+			var ok struct {
+				Success bool `json:"success"`
+			}
+			r.JSON(t, &ok)
+			if !ok.Success {
+				t.Fatalf("one-click answer %s", r.Body)
+			}
 		}
 		if n := countRows(t, a, `SELECT count(*) FROM profiles WHERE id = $1 AND marketing_opt_in`, p["exec07@example.com"]); n != 0 {
 			t.Fatal("still opted in after unsubscribing")

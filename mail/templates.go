@@ -123,12 +123,13 @@ var templates = map[string]template{
 		"Hi {{.name}},\n\nWe have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}:\n\n{{.link}}\n",
 		`<p>Hi {{.name}},</p><p>We have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}: <a href="{{.link}}">fill it in now</a>.</p>`,
 		"name", "form", "form_lower", "term", "closes", "link"),
-	// Broadcasts: a superadmin's subject and plain-text body, as written.
+	// Broadcasts: a superadmin's subject and plain-text body, as written,
+	// with the recipient's unsubscribe link at the foot.
 	"broadcast": newTemplate("broadcast",
 		`{{.subject}}`,
-		"{{.body}}\n",
-		`<div style="white-space: pre-wrap">{{.body}}</div>`,
-		"subject", "body"),
+		"{{.body}}\n\n--\nTo stop the club's marketing email: {{.unsubscribe}}\n",
+		`<div style="white-space: pre-wrap">{{.body}}</div><hr><p style="font-size: small"><a href="{{.unsubscribe}}">Unsubscribe</a> from the club's marketing email.</p>`,
+		"subject", "body", "unsubscribe"),
 }
 
 // Render fills the template of the given kind with data.

@@ -1,0 +1,34 @@
+package api
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+)
+
+// sweeper deletes expired rows now and then: at most once per interval in
+// a process, in the background, after a request has done its own work.
+// Deleting twice (from two replicas) is harmless.
+type sweeper struct {
+	last atomic.Int64 // unix seconds of the last sweep
+}
+
+// sweepTimeout bounds one sweep.
+const sweepTimeout = 10 * time.Second
+
+// maybe starts del when the last sweep is at least every ago.
+func (sw *sweeper) maybe(every time.Duration, log *slog.Logger, what string, del func(context.Context) (int64, error)) {
+	now := time.Now().Unix()
+	last := sw.last.Load()
+	if now-last < int64(every.Seconds()) || !sw.last.CompareAndSwap(last, now) {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), sweepTimeout)
+		defer cancel()
+		if _, err := del(ctx); err != nil {
+			log.Warn("sweep "+what, "err", err)
+		}
+	}()
+}
