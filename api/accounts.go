@@ -114,6 +114,9 @@ func (r *signupRequest) Validate() apperr.Fields {
 // had an account.
 const signupMessage = "Check your inbox: we sent a link to confirm your email address (valid 24 hours)."
 
+// errBusy answers a request turned away for want of capacity: no
+// password-hashing slot, no place at the webhook's gate, a rate limit that
+// cannot be checked (503, with Retry-After like every 503).
 var errBusy = apperr.WithMessage(apperr.Unavailable, "Service unavailable",
 	"The server is busy; try again in a few seconds")
 

@@ -113,8 +113,7 @@ var errRateLimited = apperr.WithMessage(apperr.RateLimited, "Too many requests",
 // limiter fails closed (docs/decisions.md): every limited endpoint needs
 // the database for its own work anyway, and an open limiter would let a
 // database in trouble be hammered with password hashing and guesses.
-var errLimiterDown = apperr.WithMessage(apperr.Unavailable, "Service unavailable",
-	"The server is busy; try again in a few seconds")
+var errLimiterDown = errBusy
 
 // allow runs the checks in order and returns the first error: the 429 of
 // a key over its limit (Retry-After set) or the 503 of a limit that could

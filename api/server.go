@@ -19,6 +19,7 @@ import (
 	"hackdesk/onboarding"
 	"hackdesk/receipts"
 	"hackdesk/signing"
+	"hackdesk/slots"
 	"hackdesk/storage"
 )
 
@@ -67,8 +68,11 @@ type Server struct {
 	// keys (nil: the webhook answers 503).
 	qrSigner   signing.Signer
 	dkimLookup receipts.LookupTXT
-	// webhooks bounds the membership webhook posts handled at once.
-	webhooks *gate
+	// webhooks bounds the membership webhook posts handled at once, so
+	// that a storm of them (each holding a database connection while it
+	// stores, verifies and claims a receipt) cannot take every connection
+	// from the rest of the API: the provider retries a 503.
+	webhooks *slots.Slots
 	// tokenSweep is when expired webhook tokens were last deleted.
 	tokenSweep sweeper
 }
@@ -199,7 +203,7 @@ func New(d Deps) *Server {
 		s.log = slog.Default()
 	}
 	s.qrSigner, s.dkimLookup = s.signers(d)
-	s.webhooks = newGate(d.Config.WebhookConcurrency, webhookGateWait)
+	s.webhooks = slots.New(d.Config.WebhookConcurrency, webhookGateWait)
 	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
 	// The edge, in order: the request id (kept from the client only when

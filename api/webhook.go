@@ -76,9 +76,9 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) error
 		return errWebhookMissingRaw
 	}
 	ctx := r.Context()
-	release, err := s.webhooks.enter(ctx)
+	release, err := s.webhooks.Acquire(ctx)
 	if err != nil {
-		return err
+		return errBusy // the caller has gone, or every place stayed taken
 	}
 	defer release()
 	s.tokenSweep.maybe(time.Minute, s.log, "expired webhook tokens", func(ctx context.Context) (int64, error) {

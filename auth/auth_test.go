@@ -128,7 +128,7 @@ func TestCheckNewPassword(t *testing.T) {
 func TestHashSlotsBound(t *testing.T) {
 	// Long enough (tens of ms) for the scheduler to interleave them.
 	cheap := Params{Memory: 16 * 1024, Time: 2, Threads: 1, SaltLen: 16, KeyLen: 32}
-	hashSlots.peak.Store(0)
+	hashSlots.ResetPeak()
 	var wg sync.WaitGroup
 	errs := make(chan error, 4*MaxConcurrentHashes)
 	for range 4 * MaxConcurrentHashes {
@@ -145,7 +145,7 @@ func TestHashSlotsBound(t *testing.T) {
 	for err := range errs {
 		t.Errorf("hash: %v", err)
 	}
-	if p := hashSlots.peak.Load(); p < 1 || p > int64(MaxConcurrentHashes) {
+	if p := hashSlots.Peak(); p < 1 || p > int64(MaxConcurrentHashes) {
 		t.Fatalf("peak of %d concurrent hashes, want 1..%d", p, MaxConcurrentHashes)
 	}
 	if MaxConcurrentHashes < 2 {

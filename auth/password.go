@@ -65,7 +65,7 @@ func HashPassword(ctx context.Context, pw string, p Params) (string, error) {
 		return "", err
 	}
 	var key []byte
-	if err := hashSlots.do(ctx, func() {
+	if err := hashSlots.Do(ctx, func() {
 		key = argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
 	}); err != nil {
 		return "", err
@@ -103,7 +103,7 @@ func VerifyPassword(ctx context.Context, pw, hash string) (bool, error) {
 		return false, ErrMalformedHash
 	}
 	var got []byte
-	if err := hashSlots.do(ctx, func() {
+	if err := hashSlots.Do(ctx, func() {
 		got = argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, uint32(len(want)))
 	}); err != nil {
 		return false, err
