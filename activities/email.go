@@ -67,8 +67,11 @@ func (a *EmailActivities) RecordEmail(ctx context.Context, in RecordEmailInput) 
 const ClaimTimeout = 2 * time.Minute
 
 // bookkeepingTimeout bounds the writes after a send, which run even when
-// the activity's context is cancelled.
-const bookkeepingTimeout = 10 * time.Second
+// the activity's context is cancelled and are retried while the database
+// is out of reach (db.Persist). With the start-to-close timeout it stays
+// under ClaimTimeout, so no other attempt takes the email over while the
+// outcome is still being written down.
+const bookkeepingTimeout = 45 * time.Second
 
 var errInProgress = errors.New("another attempt is delivering this email")
 
@@ -92,9 +95,10 @@ type DeliverEmailResult struct {
 // retryable error.
 func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (DeliverEmailResult, error) {
 	var (
-		msg  mail.Message
-		id   uuid.UUID
-		done *DeliverEmailResult
+		msg     mail.Message
+		id      uuid.UUID
+		attempt int32 // the claim's attempt number
+		done    *DeliverEmailResult
 	)
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		e, err := q.EmailLockByKey(ctx, key)
@@ -119,7 +123,7 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 			reason := "an earlier attempt was interrupted during delivery; not resent to avoid a duplicate"
 			return q.EmailMarkFailed(ctx, a.markFailed(e.ID, reason))
 		}
-		id = e.ID
+		id, attempt = e.ID, e.Attempts+1
 		msg = mail.Message{Key: e.IdempotencyKey, From: a.MailFrom, To: e.ToAddress,
 			Subject: e.Subject, Text: e.TextBody, HTML: e.HtmlBody}
 		return q.EmailMarkSending(ctx, e.ID)
@@ -128,6 +132,18 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 		return DeliverEmailResult{}, temporal.NewNonRetryableApplicationError("no email recorded under this key", ErrTypeBadEmail, err)
 	}
 	if err != nil {
+		if id != uuid.Nil && db.Unreachable(err) {
+			// The claim may have committed before the connection dropped.
+			// Nothing was sent, so give it back rather than leave the next
+			// attempt to find it "sending" and report the email failed.
+			bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+			defer cancel()
+			if rerr := db.Persist(bctx, func(ctx context.Context) error {
+				return a.Store.EmailReleaseClaim(ctx, db.EmailReleaseClaimParams{ID: id, Attempts: attempt})
+			}); rerr != nil {
+				return DeliverEmailResult{}, fmt.Errorf("claim failed (%w), and so did releasing it: %v", err, rerr)
+			}
+		}
 		return DeliverEmailResult{}, err
 	}
 	if done != nil {
@@ -143,21 +159,29 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 	// otherwise a sent email would be left "sending" and reported failed.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
 	defer cancel()
+	// A connection dropped here would leave a sent email "sending", to be
+	// reported failed by the next attempt: the writes are retried.
 	if sendErr != nil {
 		reason := sendErr.Error()
 		if mail.IsPermanent(sendErr) {
-			if err := a.Store.EmailMarkFailed(ctx, a.markFailed(id, reason)); err != nil {
+			if err := db.Persist(ctx, func(ctx context.Context) error {
+				return a.Store.EmailMarkFailed(ctx, a.markFailed(id, reason))
+			}); err != nil {
 				return DeliverEmailResult{}, err
 			}
 			return DeliverEmailResult{Status: string(mail.StatusFailed)}, temporal.NewNonRetryableApplicationError("email rejected", ErrTypeDeliveryFailed, sendErr)
 		}
-		if err := a.Store.EmailMarkPending(ctx, db.EmailMarkPendingParams{ID: id, LastError: &reason}); err != nil {
+		if err := db.Persist(ctx, func(ctx context.Context) error {
+			return a.Store.EmailMarkPending(ctx, db.EmailMarkPendingParams{ID: id, LastError: &reason})
+		}); err != nil {
 			return DeliverEmailResult{}, fmt.Errorf("send failed (%v), and so did releasing the claim: %w", sendErr, err)
 		}
 		return DeliverEmailResult{}, fmt.Errorf("send email: %w", sendErr)
 	}
-	if err := a.Store.EmailMarkSent(ctx, db.EmailMarkSentParams{ID: id, ProviderID: &providerID,
-		Redact: !a.KeepSecretBodies, RedactedText: mail.RedactedText, RedactedHtml: mail.RedactedHTML}); err != nil {
+	if err := db.Persist(ctx, func(ctx context.Context) error {
+		return a.Store.EmailMarkSent(ctx, db.EmailMarkSentParams{ID: id, ProviderID: &providerID,
+			Redact: !a.KeepSecretBodies, RedactedText: mail.RedactedText, RedactedHtml: mail.RedactedHTML})
+	}); err != nil {
 		return DeliverEmailResult{}, err
 	}
 	return DeliverEmailResult{Status: string(mail.StatusSent), ProviderID: providerID}, nil

@@ -4,15 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"strings"
-	"syscall"
 
 	"github.com/go-chi/chi/v5/middleware"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"hackdesk/apperr"
 	"hackdesk/db"
@@ -101,7 +96,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	e := toAppError(err)
-	if e == nil && unavailable(err) {
+	if e == nil && db.Unreachable(err) {
 		// The database or the object store is out of reach: the request
 		// may succeed shortly, and nothing was half-done (each request's
 		// writes are one transaction).
@@ -132,22 +127,3 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	writeJSON(w, status, errorBody{Error: e.Title, Message: e.Message, Details: e.Details})
 }
 
-// unavailable reports whether err says a backing service (PostgreSQL, the
-// object store) could not be reached or dropped the connection, rather
-// than that the request or the code is wrong.
-func unavailable(err error) bool {
-	var connErr *pgconn.ConnectError
-	var netErr *net.OpError
-	var pgErr *pgconn.PgError
-	switch {
-	case errors.As(err, &connErr), errors.As(err, &netErr):
-		return true
-	case errors.Is(err, syscall.ECONNREFUSED), errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.ErrUnexpectedEOF):
-		return true
-	case errors.As(err, &pgErr):
-		// connection_exception, operator intervention (shutdown, too many
-		// connections, cannot connect now)
-		return strings.HasPrefix(pgErr.Code, "08") || strings.HasPrefix(pgErr.Code, "57P") || pgErr.Code == "53300"
-	}
-	return false
-}

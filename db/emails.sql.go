@@ -256,3 +256,22 @@ func (q *Queries) EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) er
 	)
 	return err
 }
+
+const emailReleaseClaim = `-- name: EmailReleaseClaim :exec
+UPDATE emails
+SET status = 'pending', updated_at = now()
+WHERE id = $1 AND status = 'sending' AND attempts = $2
+`
+
+type EmailReleaseClaimParams struct {
+	ID       uuid.UUID
+	Attempts int32
+}
+
+// Gives back a claim whose transaction may or may not have committed (the
+// connection dropped during it): the attempt that made it never called the
+// driver. Only that claim is released: still sending, at its attempt.
+func (q *Queries) EmailReleaseClaim(ctx context.Context, arg EmailReleaseClaimParams) error {
+	_, err := q.db.Exec(ctx, emailReleaseClaim, arg.ID, arg.Attempts)
+	return err
+}

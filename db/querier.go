@@ -130,6 +130,10 @@ type Querier interface {
 	// With redact, a secret-bearing email's bodies are replaced by the given
 	// notice as it is marked sent: the audit trail keeps no usable link.
 	EmailMarkSent(ctx context.Context, arg EmailMarkSentParams) error
+	// Gives back a claim whose transaction may or may not have committed (the
+	// connection dropped during it): the attempt that made it never called the
+	// driver. Only that claim is released: still sending, at its attempt.
+	EmailReleaseClaim(ctx context.Context, arg EmailReleaseClaimParams) error
 	// The people a form is for: holders of an exec role of role_term_id (active
 	// ones only unless include_ended), without a submission of the kind for the
 	// term when only_missing.

@@ -25,6 +25,14 @@ SET status = 'sent', provider_id = @provider_id, sent_at = now(), last_error = N
     html_body = CASE WHEN secret AND @redact::boolean THEN @redacted_html::text ELSE html_body END
 WHERE id = @id;
 
+-- name: EmailReleaseClaim :exec
+-- Gives back a claim whose transaction may or may not have committed (the
+-- connection dropped during it): the attempt that made it never called the
+-- driver. Only that claim is released: still sending, at its attempt.
+UPDATE emails
+SET status = 'pending', updated_at = now()
+WHERE id = @id AND status = 'sending' AND attempts = @attempts;
+
 -- name: EmailMarkPending :exec
 UPDATE emails
 SET status = 'pending', last_error = @last_error, updated_at = now()
