@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -16,6 +17,11 @@ import (
 
 // maxIdempotencyKey is the longest Idempotency-Key header accepted.
 const maxIdempotencyKey = 200
+
+// idempotencyKeep is how long a key and its answer are kept: a retry
+// within a week gets the stored answer; after that the key is forgotten
+// (swept at most once an hour per API process) and may be used afresh.
+const idempotencyKeep = 7 * 24 * time.Hour
 
 var (
 	errKeyReused = apperr.WithMessage(apperr.Unprocessable, "Idempotency key reused",
@@ -50,6 +56,9 @@ func (s *Server) idempotentTx(ctx context.Context, r *http.Request, actor uuid.U
 	if !validIdempotencyKey(key) {
 		return answer{}, errBadKey
 	}
+	s.idemSweep.maybe(time.Hour, s.log, "expired idempotency keys", func(ctx context.Context) (int64, error) {
+		return s.store.IdempotencyKeysPrune(ctx, time.Now().Add(-idempotencyKeep))
+	})
 	canonical, err := json.Marshal(req)
 	if err != nil {
 		return answer{}, err

@@ -126,4 +126,3 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	writeJSON(w, status, errorBody{Error: e.Title, Message: e.Message, Details: e.Details})
 }
-

@@ -73,8 +73,9 @@ type Server struct {
 	// stores, verifies and claims a receipt) cannot take every connection
 	// from the rest of the API: the provider retries a 503.
 	webhooks *slots.Slots
-	// tokenSweep is when expired webhook tokens were last deleted.
-	tokenSweep sweeper
+	// tokenSweep and idemSweep delete expired webhook tokens and
+	// idempotency keys now and then.
+	tokenSweep, idemSweep sweeper
 }
 
 // route is one row of the policy table. Its handler returns its error

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -87,4 +88,17 @@ func (q *Queries) IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeySto
 		arg.Key,
 	)
 	return err
+}
+
+const idempotencyKeysPrune = `-- name: IdempotencyKeysPrune :execrows
+DELETE FROM idempotency_keys WHERE created_at < $1
+`
+
+// Keys are honoured for a while (see api/idempotency.go); older ones go.
+func (q *Queries) IdempotencyKeysPrune(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, idempotencyKeysPrune, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -194,6 +194,8 @@ type Querier interface {
 	IdempotencyKeyClaim(ctx context.Context, arg IdempotencyKeyClaimParams) (int64, error)
 	IdempotencyKeyGet(ctx context.Context, arg IdempotencyKeyGetParams) (IdempotencyKey, error)
 	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
+	// Keys are honoured for a while (see api/idempotency.go); older ones go.
+	IdempotencyKeysPrune(ctx context.Context, before time.Time) (int64, error)
 	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
 	MembershipCount(ctx context.Context, arg MembershipCountParams) (int64, error)
 	// A membership with its member and term, for the exec's confirmation page

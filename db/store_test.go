@@ -191,3 +191,30 @@ func TestWebhookTokensPrune(t *testing.T) {
 		t.Fatalf("pruned token bound to %q, %v; want the second email", bound, err)
 	}
 }
+
+func TestIdempotencyKeysPrune(t *testing.T) {
+	ctx := context.Background()
+	s := testenv.Store(t)
+	var actor uuid.UUID
+	if err := s.Pool().QueryRow(ctx, `INSERT INTO profiles (email, password_hash) VALUES ('idem@example.com', '$argon2id$unused') RETURNING id`).Scan(&actor); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"old", "new"} {
+		if _, err := s.IdempotencyKeyClaim(ctx, db.IdempotencyKeyClaimParams{ActorID: actor, Route: "r", Key: key, RequestHash: make([]byte, 32)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Pool().Exec(ctx, `UPDATE idempotency_keys SET created_at = now() - interval '8 days' WHERE key = 'old'`); err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.IdempotencyKeysPrune(ctx, time.Now().Add(-7*24*time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("pruned %d, %v; want 1", n, err)
+	}
+	if _, err := s.IdempotencyKeyGet(ctx, db.IdempotencyKeyGetParams{ActorID: actor, Route: "r", Key: "new"}); err != nil {
+		t.Fatalf("the recent key is gone: %v", err)
+	}
+	if _, err := s.IdempotencyKeyGet(ctx, db.IdempotencyKeyGetParams{ActorID: actor, Route: "r", Key: "old"}); !errors.Is(err, db.ErrNotFound) {
+		t.Fatalf("the old key: %v, want ErrNotFound", err)
+	}
+}

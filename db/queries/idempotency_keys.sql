@@ -12,3 +12,7 @@ SELECT * FROM idempotency_keys WHERE actor_id = @actor_id AND route = @route AND
 -- name: IdempotencyKeyStore :exec
 UPDATE idempotency_keys SET status = @status, response = @response
 WHERE actor_id = @actor_id AND route = @route AND key = @key;
+
+-- name: IdempotencyKeysPrune :execrows
+-- Keys are honoured for a while (see api/idempotency.go); older ones go.
+DELETE FROM idempotency_keys WHERE created_at < @before;
