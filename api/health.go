@@ -48,7 +48,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
 	body := map[string]any{"status": "ready", "checks": checks}
 	status := http.StatusOK
 	if !ready {
-		body = map[string]any{"error": "Service unavailable", "checks": checks}
+		body = map[string]any{"status": "unavailable", "error": "Service unavailable", "checks": checks}
 		status = http.StatusServiceUnavailable
 	}
 	if lag != nil {

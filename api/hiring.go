@@ -372,10 +372,26 @@ func (s *Server) listReview(w http.ResponseWriter, r *http.Request) error {
 	if !scope.All {
 		subteam = &scope.Subteam
 	}
-	rows, err := s.store.SelectionReviewList(ctx, db.SelectionReviewListParams{TermID: t.ID, Subteam: subteam,
-		Status: status, PositionID: positionID, Q: q, MaxRows: pg.Size, Skip: pg.offset()})
+	params := db.SelectionReviewListParams{TermID: t.ID, Subteam: subteam,
+		Status: status, PositionID: positionID, Q: q, MaxRows: pg.Size, Skip: pg.offset()}
+	rows, err := s.store.SelectionReviewList(ctx, params)
 	if err != nil {
 		return err
+	}
+	var total int64
+	if len(rows) > 0 {
+		total = rows[0].Total
+	} else if params.Skip > 0 {
+		// A page past the end has no row to carry the total: count from
+		// the first row instead.
+		params.MaxRows, params.Skip = 1, 0
+		first, err := s.store.SelectionReviewList(ctx, params)
+		if err != nil {
+			return err
+		}
+		if len(first) > 0 {
+			total = first[0].Total
+		}
 	}
 	appIDs := make([]uuid.UUID, len(rows))
 	for i, row := range rows {
@@ -386,9 +402,7 @@ func (s *Server) listReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	items := make([]reviewItemJSON, len(rows))
-	var total int64
 	for i, row := range rows {
-		total = row.Total
 		answers := []answerJSON{}
 		for j, a := range []*string{row.Q1Answer, row.Q2Answer} {
 			if a != nil && *a != "" {

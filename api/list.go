@@ -46,3 +46,11 @@ func optional(r *http.Request, name string) *string {
 	}
 	return nil
 }
+
+// pageOf is p's page of items, for the short lists read whole (terms, a
+// term's exec forms): empty past the end.
+func pageOf[T any](items []T, p page) []T {
+	start := min(int(p.offset()), len(items))
+	end := min(start+int(p.Size), len(items))
+	return items[start:end]
+}

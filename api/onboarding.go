@@ -429,8 +429,13 @@ func (s *Server) reviewSubmissions(r *http.Request) (db.Term, onboarding.Kind, [
 	return t, kind, rows, err
 }
 
-// listSubmissions is GET /api/onboarding/submissions?term_id=&kind=.
+// listSubmissions is GET /api/onboarding/submissions?term_id=&kind=&page=&page_size=.
 func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
+	fields := apperr.Fields{}
+	pg := parsePage(r, fields)
+	if err := fields.Err(); err != nil {
+		return err
+	}
 	t, kind, rows, err := s.reviewSubmissions(r)
 	if err != nil {
 		return err
@@ -439,14 +444,16 @@ func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
 		submissionJSON
 		Subteam *string `json:"subteam"`
 	}
-	items := make([]item, len(rows))
-	for i, row := range rows {
-		items[i] = item{submissionJSON: toSubmissionJSON(listRowSubmission(row))}
+	items := []item{}
+	for _, row := range pageOf(rows, pg) {
+		it := item{submissionJSON: toSubmissionJSON(listRowSubmission(row))}
 		if row.Subteam != "" {
-			items[i].Subteam = &row.Subteam
+			it.Subteam = &row.Subteam
 		}
+		items = append(items, it)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"term": toTermJSON(t), "kind": kind, "submissions": items, "total": len(items)})
+	writeJSON(w, http.StatusOK, map[string]any{"term": toTermJSON(t), "kind": kind, "submissions": items,
+		"total": len(rows), "page": pg.Number, "page_size": pg.Size})
 	return nil
 }
 

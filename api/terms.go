@@ -58,17 +58,23 @@ func (s *Server) getActiveTerm(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// listTerms is GET /api/admin/terms: every term, latest start first.
+// listTerms is GET /api/admin/terms?page=&page_size=: the terms, latest
+// start first, a page at a time (a club has a few a year).
 func (s *Server) listTerms(w http.ResponseWriter, r *http.Request) error {
+	fields := apperr.Fields{}
+	pg := parsePage(r, fields)
+	if err := fields.Err(); err != nil {
+		return err
+	}
 	rows, err := s.store.TermList(r.Context())
 	if err != nil {
 		return err
 	}
-	out := make([]termJSON, len(rows))
-	for i, t := range rows {
-		out[i] = toTermJSON(t)
+	out := []termJSON{}
+	for _, t := range pageOf(rows, pg) {
+		out = append(out, toTermJSON(t))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"terms": out})
+	writeJSON(w, http.StatusOK, map[string]any{"terms": out, "total": len(rows), "page": pg.Number, "page_size": pg.Size})
 	return nil
 }
 

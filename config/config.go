@@ -81,7 +81,7 @@ type Config struct {
 	// Tests shorten it.
 	FoundryPollInterval time.Duration
 
-	LogFormat string // text or json
+	LogFormat string // json (the default) or text (hackdesk dev's default)
 
 	// TrustedProxies lists the reverse proxies (comma-separated CIDRs or
 	// bare addresses) whose X-Forwarded-For the API believes. Empty: none,
@@ -114,7 +114,7 @@ func Defaults() Config {
 		S3Bucket:           "hackdesk",
 		MailDriver:         "log",
 		MailFrom:           "hackdesk <no-reply@hackdesk.local>",
-		LogFormat:          "text",
+		LogFormat:          "json",
 		ResumeCleanupGrace: time.Hour,
 
 		FoundrySetupWorkflow: "foundry-setup.yml",

@@ -39,7 +39,7 @@ func TestFromEnv(t *testing.T) {
 		if got.ResumeCleanupGrace != time.Hour {
 			t.Errorf("ResumeCleanupGrace: got %v, want %v", got.ResumeCleanupGrace, time.Hour)
 		}
-		if got.MailDriver != "log" || got.LogFormat != "text" || got.HTTPAddr != "127.0.0.1:8080" {
+		if got.MailDriver != "log" || got.LogFormat != "json" || got.HTTPAddr != "127.0.0.1:8080" {
 			t.Errorf("defaults: got MailDriver=%q LogFormat=%q HTTPAddr=%q", got.MailDriver, got.LogFormat, got.HTTPAddr)
 		}
 		if got.DatabaseURL != "" || got.ReceiptSenderDomains != nil {

@@ -186,6 +186,12 @@ func TestHiringFlow(t *testing.T) {
 		t.Errorf("President sees %d, want 4", list.Total)
 	}
 	vpDesign.expect(400, "GET", "/api/applications/review?status=hired", nil)
+	// A page past the end is empty but still counts.
+	list.Total = -1
+	vpDesign.expect(200, "GET", "/api/applications/review?page=3&page_size=10", nil).JSON(t, &list)
+	if list.Total != 2 || len(list.Items) != 0 {
+		t.Errorf("Design VP's page 3: %d items of %d, want 0 of 2", len(list.Items), list.Total)
+	}
 
 	review := func(c *client, want int, sel uuid.UUID, status string) response {
 		t.Helper()
@@ -428,12 +434,20 @@ func TestTermRoutes(t *testing.T) {
 	}
 	super.expect(404, "PATCH", "/api/admin/terms/"+uuid.NewString(), map[string]any{"name": "y"})
 	var terms struct {
-		Terms []map[string]any `json:"terms"`
+		Terms    []map[string]any `json:"terms"`
+		Total    int              `json:"total"`
+		Page     int              `json:"page"`
+		PageSize int              `json:"page_size"`
 	}
 	super.expect(200, "GET", "/api/admin/terms", nil).JSON(t, &terms)
-	if len(terms.Terms) != 2 || terms.Terms[0]["name"] != "2026-2027" {
-		t.Errorf("terms %v", terms.Terms)
+	if len(terms.Terms) != 2 || terms.Terms[0]["name"] != "2026-2027" || terms.Total != 2 || terms.Page != 1 || terms.PageSize != 25 {
+		t.Errorf("terms %+v", terms)
 	}
+	super.expect(200, "GET", "/api/admin/terms?page=2&page_size=10", nil).JSON(t, &terms)
+	if len(terms.Terms) != 0 || terms.Total != 2 || terms.Page != 2 || terms.PageSize != 10 {
+		t.Errorf("terms page 2 %+v", terms)
+	}
+	super.expect(400, "GET", "/api/admin/terms?page_size=5", nil)
 	member.expect(403, "GET", "/api/admin/terms", nil)
 }
 

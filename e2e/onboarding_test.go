@@ -339,7 +339,12 @@ func TestOnboardingExports(t *testing.T) {
 	if list.Total != 3 {
 		t.Errorf("President list %+v", list)
 	}
+	pres.expect(200, "GET", "/api/onboarding/submissions?page=2&page_size=10", nil).JSON(t, &list)
+	if list.Total != 3 || len(list.Submissions) != 0 {
+		t.Errorf("President's page 2 %+v", list)
+	}
 	pres.expect(400, "GET", "/api/onboarding/submissions?kind=other", nil)
+	pres.expect(400, "GET", "/api/onboarding/submissions?page=0", nil)
 	pres.expect(200, "GET", "/api/onboarding/submissions?kind=returning", nil).JSON(t, &list)
 	if list.Total != 0 {
 		t.Errorf("returning list %+v", list)

@@ -113,6 +113,9 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	_, publicSet := os.LookupEnv("PUBLIC_URL")
 	cfg = app.DevConfig(cfg, publicSet)
 	_, externalTemporal := os.LookupEnv("TEMPORAL_ADDRESS")
+	if _, set := os.LookupEnv("LOG_FORMAT"); !set {
+		cfg.LogFormat = "text" // for a person reading a terminal; JSON elsewhere
+	}
 	log := newLogger(cfg.LogFormat, stderr)
 
 	fmt.Fprintln(stdout, "hackdesk dev: starting PostgreSQL, Temporal and S3 (first start takes a little longer)...")
