@@ -52,6 +52,9 @@ type BroadcastBatchInput struct {
 // BroadcastBatchResult is how the batch's recipients stand once it ran.
 type BroadcastBatchResult struct {
 	Sent, Failed int
+	// Skipped counts recipients of a marketing broadcast who had
+	// unsubscribed by the time their batch ran.
+	Skipped int
 	// Cancelled is true when the broadcast was asked to stop (or had
 	// ended) before the batch began: it sent nothing.
 	Cancelled bool
@@ -93,11 +96,33 @@ func (a *BroadcastActivities) SendBroadcastBatch(ctx context.Context, in Broadca
 	pending := slices.DeleteFunc(rows, func(r db.BroadcastBatchLoadRow) bool {
 		return broadcast.RecipientStatus(r.Status) != broadcast.Pending
 	})
+	var marks db.BroadcastRecipientsMarkParams
+	marks.BroadcastID = in.BroadcastID
+	// Whoever unsubscribed from marketing since the broadcast was created
+	// is skipped, and marked so with the batch's outcomes, unless an
+	// earlier attempt of this batch already tried to send them their email
+	// (its outcome is then reported as it stands).
+	var skipErr error
+	pending = slices.DeleteFunc(pending, func(r db.BroadcastBatchLoadRow) bool {
+		if !r.Unsubscribed || skipErr != nil {
+			return false
+		}
+		e, err := a.Store.EmailGetByKey(ctx, broadcast.EmailKey(in.BroadcastID, r.ProfileID))
+		switch {
+		case errors.Is(err, db.ErrNotFound), err == nil && mail.Status(e.Status) == mail.StatusPending:
+			marks.Seqs, marks.Statuses = append(marks.Seqs, r.Seq), append(marks.Statuses, string(broadcast.Skipped))
+			return true
+		case err != nil:
+			skipErr = err
+		}
+		return false
+	})
+	if skipErr != nil {
+		return BroadcastBatchResult{}, skipErr
+	}
 	if err := a.record(ctx, in, pending); err != nil {
 		return BroadcastBatchResult{}, err
 	}
-	var marks db.BroadcastRecipientsMarkParams
-	marks.BroadcastID = in.BroadcastID
 	sendErr := func() error {
 		for _, r := range pending {
 			if err := waitUntil(ctx, a.slot(), len(marks.Seqs)); err != nil {
@@ -130,7 +155,7 @@ func (a *BroadcastActivities) SendBroadcastBatch(ctx context.Context, in Broadca
 	if err != nil {
 		return BroadcastBatchResult{}, err
 	}
-	return BroadcastBatchResult{Sent: int(t.Sent), Failed: int(t.Failed)}, nil
+	return BroadcastBatchResult{Sent: int(t.Sent), Failed: int(t.Failed), Skipped: int(t.Skipped)}, nil
 }
 
 // record renders and records the recipients' emails under their keys in
@@ -222,8 +247,8 @@ type FinishBroadcastInput struct {
 
 // BroadcastCounts are a broadcast's counts as stored.
 type BroadcastCounts struct {
-	Status              string
-	Total, Sent, Failed int
+	Status                       string
+	Total, Sent, Failed, Skipped int
 	// RecipientsDeleted is how many recipient rows this call deleted.
 	RecipientsDeleted int
 }
@@ -249,7 +274,7 @@ func (a *BroadcastActivities) FinishBroadcast(ctx context.Context, in FinishBroa
 		if err != nil {
 			return err
 		}
-		out = BroadcastCounts{Status: b.Status, Total: int(b.Total), Sent: int(b.Sent), Failed: int(b.Failed),
+		out = BroadcastCounts{Status: b.Status, Total: int(b.Total), Sent: int(b.Sent), Failed: int(b.Failed), Skipped: int(b.Skipped),
 			RecipientsDeleted: int(n)}
 		return nil
 	})

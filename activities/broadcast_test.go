@@ -223,6 +223,52 @@ func TestSendBroadcastBatch(t *testing.T) {
 		}
 	})
 
+	t.Run("OKSkipsWhoUnsubscribedSince", func(t *testing.T) {
+		f := newBroadcastFixture(t)
+		// A marketing broadcast to people who had all opted in; p1 and p2
+		// then unsubscribe. p2's email had been recorded by an earlier
+		// attempt that never sent it; p3's had been sent before p3
+		// unsubscribed, so it counts as sent.
+		if _, err := f.store.Pool().Exec(ctx, `UPDATE broadcasts SET marketing = true WHERE id = $1`, f.id); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.store.Pool().Exec(ctx, `UPDATE profiles SET marketing_opt_in = (email NOT IN ($1, $2, $3))`,
+			f.emails[0], f.emails[1], f.emails[2]); err != nil {
+			t.Fatal(err)
+		}
+		data := map[string]string{"subject": "Hack night", "body": "Come along.", "unsubscribe": "https://hackdesk.test/u"}
+		for _, i := range []int{1, 2} {
+			if _, err := mail.Record(ctx, f.store.Queries, broadcast.EmailKey(f.id, f.people[i]), broadcast.EmailKind, f.emails[i], data); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := (&activities.EmailActivities{Store: f.store, Mailer: f.sender}).DeliverEmail(ctx, broadcast.EmailKey(f.id, f.people[2])); err != nil {
+			t.Fatal(err)
+		}
+		res, err := f.batch(t, 1, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res != (activities.BroadcastBatchResult{Sent: 3, Skipped: 2}) {
+			t.Fatalf("result %+v, want 3 sent (one before) and 2 skipped", res)
+		}
+		for i, want := range []int{0, 0, 1, 1, 1} {
+			if got := f.sender.sent[broadcast.EmailKey(f.id, f.people[i])]; got != want {
+				t.Errorf("p%d got %d emails, want %d", i+1, got, want)
+			}
+		}
+		if b := f.counts(t); b.Sent != 3 || b.Failed != 0 || b.Skipped != 2 {
+			t.Fatalf("counts sent %d failed %d skipped %d, want 3 0 2", b.Sent, b.Failed, b.Skipped)
+		}
+		// Run again: nothing changes.
+		if res, err := f.batch(t, 1, 5); err != nil || res != (activities.BroadcastBatchResult{Sent: 3, Skipped: 2}) {
+			t.Fatalf("again: %+v %v", res, err)
+		}
+		if b := f.counts(t); b.Sent != 3 || b.Skipped != 2 {
+			t.Fatalf("counts after a repeat: sent %d skipped %d", b.Sent, b.Skipped)
+		}
+	})
+
 	t.Run("OKCancelRequestedSendsNothing", func(t *testing.T) {
 		f := newBroadcastFixture(t)
 		if _, err := f.store.BroadcastRequestCancel(ctx, f.id); err != nil {

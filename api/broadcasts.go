@@ -77,6 +77,7 @@ type broadcastJSON struct {
 	Total             int32                 `json:"total"`
 	Sent              int32                 `json:"sent"`
 	Failed            int32                 `json:"failed"`
+	Skipped           int32                 `json:"skipped"`
 	CreatedAt         time.Time             `json:"created_at"`
 	FinishedAt        *time.Time            `json:"finished_at"`
 	Audience          broadcastAudienceJSON `json:"audience"`
@@ -94,7 +95,7 @@ type broadcastAudienceJSON struct {
 
 func toBroadcastJSON(b db.Broadcast) broadcastJSON {
 	return broadcastJSON{ID: b.ID, Subject: b.Subject, Status: b.Status, Total: b.Total, Sent: b.Sent, Failed: b.Failed,
-		CreatedAt: b.CreatedAt, FinishedAt: b.FinishedAt, Marketing: b.Marketing, WorkflowID: b.WorkflowID,
+		Skipped: b.Skipped, CreatedAt: b.CreatedAt, FinishedAt: b.FinishedAt, Marketing: b.Marketing, WorkflowID: b.WorkflowID,
 		CreatedBy: b.CreatedBy, CancelRequestedAt: b.CancelRequestedAt,
 		Audience: broadcastAudienceJSON{Kind: b.AudienceKind, TermID: b.TermID, Status: b.Decision}}
 }

@@ -72,10 +72,13 @@ const (
 	Pending RecipientStatus = "pending"
 	Sent    RecipientStatus = "sent"
 	Failed  RecipientStatus = "failed" // rejected, or the outcome of an attempt is unknown
+	// Skipped: a marketing broadcast's recipient who unsubscribed after it
+	// was created, seen when their batch was about to send.
+	Skipped RecipientStatus = "skipped"
 )
 
 // RecipientStatuses lists every RecipientStatus.
-func RecipientStatuses() []RecipientStatus { return []RecipientStatus{Pending, Sent, Failed} }
+func RecipientStatuses() []RecipientStatus { return []RecipientStatus{Pending, Sent, Failed, Skipped} }
 
 // Limits of what a broadcast says.
 const (

@@ -14,9 +14,11 @@ import (
 const broadcastBatchLoad = `-- name: BroadcastBatchLoad :many
 SELECT r.seq, r.profile_id, r.email, r.status,
        b.subject, b.body, b.status AS broadcast_status,
-       (b.cancel_requested_at IS NOT NULL)::boolean AS cancel_requested
+       (b.cancel_requested_at IS NOT NULL)::boolean AS cancel_requested,
+       (b.marketing AND NOT p.marketing_opt_in)::boolean AS unsubscribed
 FROM broadcasts b
 JOIN broadcast_recipients r ON r.broadcast_id = b.id
+JOIN profiles p ON p.id = r.profile_id
 WHERE b.id = $1 AND r.seq BETWEEN $2::integer AND $3::integer
 ORDER BY r.seq
 `
@@ -36,10 +38,12 @@ type BroadcastBatchLoadRow struct {
 	Body            string
 	BroadcastStatus string
 	CancelRequested bool
+	Unsubscribed    bool
 }
 
 // One batch's recipients (seq first..last) with what their email says,
-// and whether the broadcast still sends: status and cancel request.
+// whether the broadcast still sends (status and cancel request), and
+// whether the recipient of a marketing broadcast has unsubscribed since.
 func (q *Queries) BroadcastBatchLoad(ctx context.Context, arg BroadcastBatchLoadParams) ([]BroadcastBatchLoadRow, error) {
 	rows, err := q.db.Query(ctx, broadcastBatchLoad, arg.BroadcastID, arg.First, arg.Last)
 	if err != nil {
@@ -58,6 +62,7 @@ func (q *Queries) BroadcastBatchLoad(ctx context.Context, arg BroadcastBatchLoad
 			&i.Body,
 			&i.BroadcastStatus,
 			&i.CancelRequested,
+			&i.Unsubscribed,
 		); err != nil {
 			return nil, err
 		}
@@ -138,8 +143,9 @@ WITH marked AS (
     RETURNING r.status
 )
 UPDATE broadcasts b
-SET sent   = b.sent + (SELECT count(*) FROM marked WHERE marked.status = 'sent'),
-    failed = b.failed + (SELECT count(*) FROM marked WHERE marked.status = 'failed')
+SET sent    = b.sent + (SELECT count(*) FROM marked WHERE marked.status = 'sent'),
+    failed  = b.failed + (SELECT count(*) FROM marked WHERE marked.status = 'failed'),
+    skipped = b.skipped + (SELECT count(*) FROM marked WHERE marked.status = 'skipped')
 WHERE b.id = $1 AND EXISTS (SELECT 1 FROM marked)
 `
 
@@ -162,7 +168,8 @@ func (q *Queries) BroadcastRecipientsMark(ctx context.Context, arg BroadcastReci
 
 const broadcastRecipientsTally = `-- name: BroadcastRecipientsTally :one
 SELECT count(*) FILTER (WHERE status = 'sent')::integer AS sent,
-       count(*) FILTER (WHERE status = 'failed')::integer AS failed
+       count(*) FILTER (WHERE status = 'failed')::integer AS failed,
+       count(*) FILTER (WHERE status = 'skipped')::integer AS skipped
 FROM broadcast_recipients
 WHERE broadcast_id = $1 AND seq BETWEEN $2::integer AND $3::integer
 `
@@ -174,14 +181,15 @@ type BroadcastRecipientsTallyParams struct {
 }
 
 type BroadcastRecipientsTallyRow struct {
-	Sent   int32
-	Failed int32
+	Sent    int32
+	Failed  int32
+	Skipped int32
 }
 
 // The outcomes of one batch's recipients so far.
 func (q *Queries) BroadcastRecipientsTally(ctx context.Context, arg BroadcastRecipientsTallyParams) (BroadcastRecipientsTallyRow, error) {
 	row := q.db.QueryRow(ctx, broadcastRecipientsTally, arg.BroadcastID, arg.First, arg.Last)
 	var i BroadcastRecipientsTallyRow
-	err := row.Scan(&i.Sent, &i.Failed)
+	err := row.Scan(&i.Sent, &i.Failed, &i.Skipped)
 	return i, err
 }

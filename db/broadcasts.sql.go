@@ -25,7 +25,7 @@ func (q *Queries) BroadcastCount(ctx context.Context) (int64, error) {
 const broadcastFinish = `-- name: BroadcastFinish :one
 UPDATE broadcasts SET status = $1, finished_at = now()
 WHERE id = $2 AND status = 'sending'
-RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at
+RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at, skipped
 `
 
 type BroadcastFinishParams struct {
@@ -54,12 +54,13 @@ func (q *Queries) BroadcastFinish(ctx context.Context, arg BroadcastFinishParams
 		&i.CreatedAt,
 		&i.CancelRequestedAt,
 		&i.FinishedAt,
+		&i.Skipped,
 	)
 	return i, err
 }
 
 const broadcastGet = `-- name: BroadcastGet :one
-SELECT id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at FROM broadcasts WHERE id = $1
+SELECT id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at, skipped FROM broadcasts WHERE id = $1
 `
 
 func (q *Queries) BroadcastGet(ctx context.Context, id uuid.UUID) (Broadcast, error) {
@@ -82,6 +83,7 @@ func (q *Queries) BroadcastGet(ctx context.Context, id uuid.UUID) (Broadcast, er
 		&i.CreatedAt,
 		&i.CancelRequestedAt,
 		&i.FinishedAt,
+		&i.Skipped,
 	)
 	return i, err
 }
@@ -89,7 +91,7 @@ func (q *Queries) BroadcastGet(ctx context.Context, id uuid.UUID) (Broadcast, er
 const broadcastInsert = `-- name: BroadcastInsert :one
 INSERT INTO broadcasts (id, subject, body, audience_kind, term_id, decision, marketing, total, workflow_id, created_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9)
-RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at
+RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at, skipped
 `
 
 type BroadcastInsertParams struct {
@@ -136,12 +138,13 @@ func (q *Queries) BroadcastInsert(ctx context.Context, arg BroadcastInsertParams
 		&i.CreatedAt,
 		&i.CancelRequestedAt,
 		&i.FinishedAt,
+		&i.Skipped,
 	)
 	return i, err
 }
 
 const broadcastList = `-- name: BroadcastList :many
-SELECT id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at FROM broadcasts
+SELECT id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at, skipped FROM broadcasts
 ORDER BY created_at DESC, id DESC
 LIMIT $2 OFFSET $1
 `
@@ -177,6 +180,7 @@ func (q *Queries) BroadcastList(ctx context.Context, arg BroadcastListParams) ([
 			&i.CreatedAt,
 			&i.CancelRequestedAt,
 			&i.FinishedAt,
+			&i.Skipped,
 		); err != nil {
 			return nil, err
 		}
@@ -191,7 +195,7 @@ func (q *Queries) BroadcastList(ctx context.Context, arg BroadcastListParams) ([
 const broadcastRequestCancel = `-- name: BroadcastRequestCancel :one
 UPDATE broadcasts SET cancel_requested_at = coalesce(cancel_requested_at, now())
 WHERE id = $1 AND status = 'sending'
-RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at
+RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at, skipped
 `
 
 // Asks a sending broadcast to stop; its workflow stops before its next
@@ -216,13 +220,14 @@ func (q *Queries) BroadcastRequestCancel(ctx context.Context, id uuid.UUID) (Bro
 		&i.CreatedAt,
 		&i.CancelRequestedAt,
 		&i.FinishedAt,
+		&i.Skipped,
 	)
 	return i, err
 }
 
 const broadcastSetTotal = `-- name: BroadcastSetTotal :one
 UPDATE broadcasts SET total = $1 WHERE id = $2
-RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at
+RETURNING id, subject, body, audience_kind, term_id, decision, marketing, status, total, sent, failed, workflow_id, created_by, created_at, cancel_requested_at, finished_at, skipped
 `
 
 type BroadcastSetTotalParams struct {
@@ -250,6 +255,7 @@ func (q *Queries) BroadcastSetTotal(ctx context.Context, arg BroadcastSetTotalPa
 		&i.CreatedAt,
 		&i.CancelRequestedAt,
 		&i.FinishedAt,
+		&i.Skipped,
 	)
 	return i, err
 }

@@ -95,6 +95,7 @@ type Broadcast struct {
 	CreatedAt         time.Time
 	CancelRequestedAt *time.Time
 	FinishedAt        *time.Time
+	Skipped           int32
 }
 
 type BroadcastRecipient struct {

@@ -68,7 +68,8 @@ type Querier interface {
 	// used, expired or meant for another purpose.
 	AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (AuthToken, error)
 	// One batch's recipients (seq first..last) with what their email says,
-	// and whether the broadcast still sends: status and cancel request.
+	// whether the broadcast still sends (status and cancel request), and
+	// whether the recipient of a marketing broadcast has unsubscribed since.
 	BroadcastBatchLoad(ctx context.Context, arg BroadcastBatchLoadParams) ([]BroadcastBatchLoadRow, error)
 	BroadcastCount(ctx context.Context) (int64, error)
 	// Ends a sending broadcast (done or cancelled). No row: it had ended.

@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
+	"hackdesk/broadcast"
 	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
@@ -77,6 +78,7 @@ type bcView struct {
 	Total             int        `json:"total"`
 	Sent              int        `json:"sent"`
 	Failed            int        `json:"failed"`
+	Skipped           int        `json:"skipped"`
 	CreatedAt         time.Time  `json:"created_at"`
 	FinishedAt        *time.Time `json:"finished_at"`
 	CancelRequestedAt *time.Time `json:"cancel_requested_at"`
@@ -447,6 +449,48 @@ func TestBroadcastCancel(t *testing.T) {
 	t.Logf("cancelled after %d of 80", v.Sent)
 	root.expect(http.StatusConflict, "POST", "/api/admin/broadcasts/"+out.BroadcastID.String()+"/cancel", nil)
 	root.expect(http.StatusNotFound, "POST", "/api/admin/broadcasts/"+uuid.NewString()+"/cancel", nil)
+}
+
+// TestBroadcastUnsubscribeWhileSending: someone who unsubscribes while a
+// marketing broadcast is sending is skipped, if their batch has not begun.
+func TestBroadcastUnsubscribeWhileSending(t *testing.T) {
+	// 400 recipients at 40 a second: the workflow keeps 16 batches of 10 in
+	// flight, so the last batch cannot begin before the first 160 emails
+	// (4 s) are through.
+	a, anon, root, _ := bcApp(t, 40)
+	bcExec(t, a, `INSERT INTO profiles (email, password_hash, email_confirmed_at, marketing_opt_in)
+		SELECT 'fan' || lpad(i::text, 3, '0') || '@example.com', '$argon2id$unused', now(), true FROM generate_series(1, 400) i`)
+	bcExec(t, a, `INSERT INTO exec_roles (profile_id, position, subteam) SELECT id, 'Exec', 'web' FROM profiles WHERE email LIKE 'fan%'`)
+	out := bcCreate(t, root, map[string]any{"subject": "Swag sale", "body": "Hoodies.", "audience": map[string]any{"kind": "execs"}, "marketing": true})
+	if out.Recipients != 400 {
+		t.Fatalf("%d recipients, want 400", out.Recipients)
+	}
+	var last uuid.UUID
+	if err := a.Store.Pool().QueryRow(context.Background(), `SELECT profile_id FROM broadcast_recipients
+		WHERE broadcast_id = $1 AND seq = 400`, out.BroadcastID).Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); bcGet(t, root, out.BroadcastID).Sent == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("nothing sent after 30 s")
+		}
+	}
+	key, err := a.Config.SigningKeyBytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := broadcast.UnsubscribeToken(broadcast.UnsubscribeSigner(key), last)
+	anon.expect(http.StatusOK, "POST", "/api/unsubscribe?token="+url.QueryEscape(token), nil)
+	v := bcWait(t, root, out.BroadcastID)
+	if v.Status != "done" || v.Total != 400 || v.Sent != 399 || v.Failed != 0 || v.Skipped != 1 {
+		t.Fatalf("ended %+v, want done with 399 sent and 1 skipped", v)
+	}
+	if n := countRows(t, a, `SELECT count(*) FROM emails WHERE idempotency_key = $1`, broadcast.EmailKey(out.BroadcastID, last)); n != 0 {
+		t.Fatalf("%d emails recorded for the person who unsubscribed", n)
+	}
+	if sent := bcSentTo(t, a, out.BroadcastID, "Swag sale"); len(sent) != 399 {
+		t.Fatalf("%d emails sent, want 399", len(sent))
+	}
 }
 
 // bcSentAt returns the broadcast's sent_at stamps in order.

@@ -38,22 +38,22 @@ type BroadcastInput struct {
 	Total       int    // recipients, numbered 1..Total
 	PublicURL   string // the base of the unsubscribe links
 	// Next is the first recipient not yet handed out (0 or 1 at the start);
-	// Sent and Failed are the counts of the runs before.
-	Next, Sent, Failed int
+	// Sent, Failed and Skipped are the counts of the runs before.
+	Next, Sent, Failed, Skipped int
 	// PerRun overrides BroadcastPerRun (tests).
 	PerRun int
 }
 
 // BroadcastResult is how a broadcast ended.
 type BroadcastResult struct {
-	Status       broadcast.Status
-	Sent, Failed int
+	Status                broadcast.Status
+	Sent, Failed, Skipped int
 }
 
 // BroadcastProgress is what the progress query answers.
 type BroadcastProgress struct {
-	Status              broadcast.Status
-	Total, Sent, Failed int
+	Status                       broadcast.Status
+	Total, Sent, Failed, Skipped int
 	// Next is the first recipient not yet handed to a batch.
 	Next int
 }
@@ -102,7 +102,7 @@ func Broadcast(ctx workflow.Context, in BroadcastInput) (BroadcastResult, error)
 	}
 	logger := workflow.GetLogger(ctx)
 	next := max(in.Next, 1)
-	p := BroadcastProgress{Status: broadcast.Sending, Total: in.Total, Sent: in.Sent, Failed: in.Failed, Next: next}
+	p := BroadcastProgress{Status: broadcast.Sending, Total: in.Total, Sent: in.Sent, Failed: in.Failed, Skipped: in.Skipped, Next: next}
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (BroadcastProgress, error) { return p, nil }); err != nil {
 		return BroadcastResult{}, err
 	}
@@ -144,6 +144,7 @@ func Broadcast(ctx workflow.Context, in BroadcastInput) (BroadcastResult, error)
 				default:
 					p.Sent += r.Sent
 					p.Failed += r.Failed
+					p.Skipped += r.Skipped
 				}
 			})
 			inFlight++
@@ -163,7 +164,7 @@ func Broadcast(ctx workflow.Context, in BroadcastInput) (BroadcastResult, error)
 	if !stop && next <= in.Total {
 		logger.Info("broadcast continues as new", "next", next, "sent", p.Sent, "failed", p.Failed)
 		cont := in
-		cont.Next, cont.Sent, cont.Failed = next, p.Sent, p.Failed
+		cont.Next, cont.Sent, cont.Failed, cont.Skipped = next, p.Sent, p.Failed, p.Skipped
 		return BroadcastResult{}, workflow.NewContinueAsNewError(ctx, Broadcast, cont)
 	}
 
@@ -181,9 +182,9 @@ func Broadcast(ctx workflow.Context, in BroadcastInput) (BroadcastResult, error)
 		BroadcastID: in.BroadcastID, Status: status}).Get(fctx, &counts); err != nil {
 		return BroadcastResult{}, err
 	}
-	p.Status, p.Sent, p.Failed = broadcast.Status(counts.Status), counts.Sent, counts.Failed
-	res := BroadcastResult{Status: p.Status, Sent: p.Sent, Failed: p.Failed}
-	logger.Info("broadcast ended", "status", res.Status, "sent", res.Sent, "failed", res.Failed,
+	p.Status, p.Sent, p.Failed, p.Skipped = broadcast.Status(counts.Status), counts.Sent, counts.Failed, counts.Skipped
+	res := BroadcastResult{Status: p.Status, Sent: p.Sent, Failed: p.Failed, Skipped: p.Skipped}
+	logger.Info("broadcast ended", "status", res.Status, "sent", res.Sent, "failed", res.Failed, "skipped", res.Skipped,
 		"recipients_deleted", counts.RecipientsDeleted)
 	switch {
 	case batchErr != nil:

@@ -68,11 +68,11 @@ func (e *broadcastEnv) onBatches(fn func(in activities.BroadcastBatchInput) (act
 }
 
 // onFinish answers FinishBroadcast with the counts the batches reported.
-func (e *broadcastEnv) onFinish(total, sent, failed int) {
+func (e *broadcastEnv) onFinish(total, sent, failed, skipped int) {
 	e.OnActivity(bcast.FinishBroadcast, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.FinishBroadcastInput) (activities.BroadcastCounts, error) {
 			e.finished = append(e.finished, in.Status)
-			return activities.BroadcastCounts{Status: string(in.Status), Total: total, Sent: sent, Failed: failed}, nil
+			return activities.BroadcastCounts{Status: string(in.Status), Total: total, Sent: sent, Failed: failed, Skipped: skipped}, nil
 		})
 }
 
@@ -87,18 +87,18 @@ func TestBroadcast(t *testing.T) {
 	t.Run("OKBatches", func(t *testing.T) {
 		e := newBroadcastEnv(t)
 		e.onBatches(func(in activities.BroadcastBatchInput) (activities.BroadcastBatchResult, error) {
-			if in.First == 21 { // one address refused for good
-				return activities.BroadcastBatchResult{Sent: 4, Failed: 1}, nil
+			if in.First == 21 { // one address refused for good, one unsubscribed since
+				return activities.BroadcastBatchResult{Sent: 3, Failed: 1, Skipped: 1}, nil
 			}
 			return allSent(in)
 		})
-		e.onFinish(25, 24, 1)
+		e.onFinish(25, 23, 1, 1)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Subject: "News", Total: 25})
 		var res workflows.BroadcastResult
 		if err := e.GetWorkflowResult(&res); err != nil {
 			t.Fatal(err)
 		}
-		if res != (workflows.BroadcastResult{Status: broadcast.Done, Sent: 24, Failed: 1}) {
+		if res != (workflows.BroadcastResult{Status: broadcast.Done, Sent: 23, Failed: 1, Skipped: 1}) {
 			t.Fatalf("result %+v", res)
 		}
 		if got := e.ranges(); got != "[1-10 11-20 21-25]" {
@@ -112,7 +112,7 @@ func TestBroadcast(t *testing.T) {
 			t.Fatal(err)
 		}
 		var p workflows.BroadcastProgress
-		if err := v.Get(&p); err != nil || p != (workflows.BroadcastProgress{Status: broadcast.Done, Total: 25, Sent: 24, Failed: 1, Next: 26}) {
+		if err := v.Get(&p); err != nil || p != (workflows.BroadcastProgress{Status: broadcast.Done, Total: 25, Sent: 23, Failed: 1, Skipped: 1, Next: 26}) {
 			t.Fatalf("progress %+v %v", p, err)
 		}
 	})
@@ -124,7 +124,7 @@ func TestBroadcast(t *testing.T) {
 			queues = append(queues, info.ActivityType.Name+"@"+info.TaskQueue)
 		})
 		e.onBatches(allSent)
-		e.onFinish(3, 3, 0)
+		e.onFinish(3, 3, 0, 0)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Total: 3})
 		if err := e.GetWorkflowError(); err != nil {
 			t.Fatal(err)
@@ -160,7 +160,7 @@ func TestBroadcast(t *testing.T) {
 	t.Run("OKLastRunEndsTheBroadcast", func(t *testing.T) {
 		e := newBroadcastEnv(t)
 		e.onBatches(allSent)
-		e.onFinish(95, 95, 0)
+		e.onFinish(95, 95, 0, 0)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Total: 95, Next: 71, Sent: 70, PerRun: 30})
 		if err := e.GetWorkflowError(); err != nil {
 			t.Fatal(err)
@@ -173,7 +173,7 @@ func TestBroadcast(t *testing.T) {
 	t.Run("OKNoRecipients", func(t *testing.T) {
 		e := newBroadcastEnv(t)
 		e.onBatches(allSent)
-		e.onFinish(0, 0, 0)
+		e.onFinish(0, 0, 0, 0)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Total: 0})
 		if err := e.GetWorkflowError(); err != nil || len(e.batches) != 0 || fmt.Sprint(e.finished) != "[done]" {
 			t.Fatalf("error %v, batches %v, finished %v", err, e.batches, e.finished)
@@ -189,7 +189,7 @@ func TestBroadcast(t *testing.T) {
 			}
 			return allSent(in)
 		})
-		e.onFinish(500, 20, 0)
+		e.onFinish(500, 20, 0, 0)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Total: 500})
 		var res workflows.BroadcastResult
 		if err := e.GetWorkflowResult(&res); err != nil {
@@ -211,7 +211,7 @@ func TestBroadcast(t *testing.T) {
 			func(_ context.Context, in activities.BroadcastBatchInput) (activities.BroadcastBatchResult, error) {
 				return allSent(in)
 			})
-		e.onFinish(1000, 0, 0)
+		e.onFinish(1000, 0, 0, 0)
 		e.RegisterDelayedCallback(e.CancelWorkflow, 2500*time.Millisecond)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Total: 1000})
 		if err := e.GetWorkflowError(); !temporal.IsCanceledError(err) {
@@ -236,7 +236,7 @@ func TestBroadcast(t *testing.T) {
 			}
 			return allSent(in)
 		})
-		e.onFinish(30, 30, 0)
+		e.onFinish(30, 30, 0, 0)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Total: 30})
 		var res workflows.BroadcastResult
 		if err := e.GetWorkflowResult(&res); err != nil {
@@ -260,7 +260,7 @@ func TestBroadcast(t *testing.T) {
 			}
 			return activities.BroadcastBatchResult{}, temporal.NewNonRetryableApplicationError("no key", activities.ErrTypeNoSigningKey, nil)
 		})
-		e.onFinish(100, 10, 0)
+		e.onFinish(100, 10, 0, 0)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Total: 100})
 		var app *temporal.ApplicationError
 		if err := e.GetWorkflowError(); !errors.As(err, &app) || app.Type() != activities.ErrTypeNoSigningKey {

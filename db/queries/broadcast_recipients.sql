@@ -26,12 +26,15 @@ WHERE p.email_confirmed_at IS NOT NULL
 
 -- name: BroadcastBatchLoad :many
 -- One batch's recipients (seq first..last) with what their email says,
--- and whether the broadcast still sends: status and cancel request.
+-- whether the broadcast still sends (status and cancel request), and
+-- whether the recipient of a marketing broadcast has unsubscribed since.
 SELECT r.seq, r.profile_id, r.email, r.status,
        b.subject, b.body, b.status AS broadcast_status,
-       (b.cancel_requested_at IS NOT NULL)::boolean AS cancel_requested
+       (b.cancel_requested_at IS NOT NULL)::boolean AS cancel_requested,
+       (b.marketing AND NOT p.marketing_opt_in)::boolean AS unsubscribed
 FROM broadcasts b
 JOIN broadcast_recipients r ON r.broadcast_id = b.id
+JOIN profiles p ON p.id = r.profile_id
 WHERE b.id = @broadcast_id AND r.seq BETWEEN @first::integer AND @last::integer
 ORDER BY r.seq;
 
@@ -46,14 +49,16 @@ WITH marked AS (
     RETURNING r.status
 )
 UPDATE broadcasts b
-SET sent   = b.sent + (SELECT count(*) FROM marked WHERE marked.status = 'sent'),
-    failed = b.failed + (SELECT count(*) FROM marked WHERE marked.status = 'failed')
+SET sent    = b.sent + (SELECT count(*) FROM marked WHERE marked.status = 'sent'),
+    failed  = b.failed + (SELECT count(*) FROM marked WHERE marked.status = 'failed'),
+    skipped = b.skipped + (SELECT count(*) FROM marked WHERE marked.status = 'skipped')
 WHERE b.id = @broadcast_id AND EXISTS (SELECT 1 FROM marked);
 
 -- name: BroadcastRecipientsTally :one
 -- The outcomes of one batch's recipients so far.
 SELECT count(*) FILTER (WHERE status = 'sent')::integer AS sent,
-       count(*) FILTER (WHERE status = 'failed')::integer AS failed
+       count(*) FILTER (WHERE status = 'failed')::integer AS failed,
+       count(*) FILTER (WHERE status = 'skipped')::integer AS skipped
 FROM broadcast_recipients
 WHERE broadcast_id = @broadcast_id AND seq BETWEEN @first::integer AND @last::integer;
 
