@@ -249,3 +249,30 @@ func (h *hiring) finalize(ctx context.Context) (string, error) {
 	}
 	return out.WorkflowID, r.JSON(&out)
 }
+
+// staffedEnv is where most scenarios begin: a scenario's database with an
+// API and a worker running, and a superadmin and an admin signed in.
+type staffedEnv struct {
+	*Env
+	api, worker *Proc
+	staff
+}
+
+// newStaffedEnv starts one; Close stops its processes.
+func (s *Suite) newStaffedEnv(ctx context.Context, name string) (*staffedEnv, error) {
+	e, err := s.NewEnv(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	se := &staffedEnv{Env: e}
+	if se.api, err = e.StartAPI(ctx); err == nil {
+		if se.worker, err = e.StartWorker(ctx); err == nil {
+			se.staff, err = newStaff(ctx, e, se.api.URL)
+		}
+	}
+	if err != nil {
+		e.Close()
+		return nil, err
+	}
+	return se, nil
+}

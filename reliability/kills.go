@@ -27,23 +27,12 @@ var killKinds = []string{"SendEmail", "HiringFinalization", "RsvpDeadline", "Res
 // window in which the email activity refuses to resend (it cannot know
 // whether the message left).
 func scenarioWorkerKill(ctx context.Context, s *Suite, r *Result) error {
-	e, err := s.NewEnv(ctx, "workerkill")
+	se, err := s.newStaffedEnv(ctx, "workerkill")
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	api, err := e.StartAPI(ctx)
-	if err != nil {
-		return err
-	}
-	w1, err := e.StartWorker(ctx)
-	if err != nil {
-		return err
-	}
-	st, err := newStaff(ctx, e, api.URL)
-	if err != nil {
-		return err
-	}
+	defer se.Close()
+	e, api, w1, st := se.Env, se.api, se.worker, se.staff
 	h, err := setupHiring(ctx, e, api.URL, st, 2)
 	if err != nil {
 		return err
@@ -227,22 +216,12 @@ func kindOutcomes(ctx context.Context, s *Suite, ids []string) string {
 // seconds later. Every workflow must complete; every start the outbox had
 // recorded must still be the same run.
 func scenarioTemporalKill(ctx context.Context, s *Suite, r *Result) error {
-	e, err := s.NewEnv(ctx, "temporalkill")
+	se, err := s.newStaffedEnv(ctx, "temporalkill")
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	api, err := e.StartAPI(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := e.StartWorker(ctx); err != nil {
-		return err
-	}
-	st, err := newStaff(ctx, e, api.URL)
-	if err != nil {
-		return err
-	}
+	defer se.Close()
+	e, api, st := se.Env, se.api, se.staff
 	offered, err := submittedApplications(ctx, e, 3, "tk")
 	if err != nil {
 		return err
@@ -340,22 +319,12 @@ func scenarioTemporalKill(ctx context.Context, s *Suite, r *Result) error {
 // new API processes dispatch the backlog: every workflow starts exactly
 // once.
 func scenarioAPIKill(ctx context.Context, s *Suite, r *Result) error {
-	e, err := s.NewEnv(ctx, "apikill")
+	se, err := s.newStaffedEnv(ctx, "apikill")
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	api, err := e.StartAPI(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := e.StartWorker(ctx); err != nil {
-		return err
-	}
-	st, err := newStaff(ctx, e, api.URL)
-	if err != nil {
-		return err
-	}
+	defer se.Close()
+	e, api, st := se.Env, se.api, se.staff
 	apps, err := submittedApplications(ctx, e, 12, "ak")
 	if err != nil {
 		return err

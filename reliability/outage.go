@@ -13,22 +13,12 @@ import (
 // finalization runs. The workflow must complete after recovery, with each
 // welcome email sent exactly once.
 func scenarioOutage(ctx context.Context, s *Suite, r *Result) error {
-	e, err := s.NewEnv(ctx, "outage")
+	se, err := s.newStaffedEnv(ctx, "outage")
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	api, err := e.StartAPI(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := e.StartWorker(ctx); err != nil {
-		return err
-	}
-	st, err := newStaff(ctx, e, api.URL)
-	if err != nil {
-		return err
-	}
+	defer se.Close()
+	e, api, st := se.Env, se.api, se.staff
 	const hires = 4
 	h, err := setupHiring(ctx, e, api.URL, st, hires)
 	if err != nil {

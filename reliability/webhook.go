@@ -23,22 +23,12 @@ import (
 // retries have gone through, each transaction is paid once and confirmed
 // by one email.
 func scenarioWebhookStorm(ctx context.Context, s *Suite, r *Result) error {
-	e, err := s.NewEnv(ctx, "webhook")
+	se, err := s.newStaffedEnv(ctx, "webhook")
 	if err != nil {
 		return err
 	}
-	defer e.Close()
-	api, err := e.StartAPI(ctx)
-	if err != nil {
-		return err
-	}
-	if _, err := e.StartWorker(ctx); err != nil {
-		return err
-	}
-	st, err := newStaff(ctx, e, api.URL)
-	if err != nil {
-		return err
-	}
+	defer se.Close()
+	e, api, st := se.Env, se.api, se.staff
 	const termName = "2026-2027"
 	if _, err := st.super.Expect(ctx, http.StatusCreated, http.MethodPost, "/api/admin/terms",
 		map[string]any{"name": termName, "starts_on": "2026-09-01", "ends_on": "2027-04-30", "active": true}); err != nil {
