@@ -276,3 +276,28 @@ func (s *Suite) newStaffedEnv(ctx context.Context, name string) (*staffedEnv, er
 	}
 	return se, nil
 }
+
+// checkAllCompleted waits for every workflow of the env to close (first
+// wait), then for its emails to settle, then for the workflows those
+// emails started (a minute each), and checks that every one completed.
+func checkAllCompleted(ctx context.Context, s *Suite, e *Env, r *Result, first time.Duration) error {
+	ids, err := e.WorkflowIDs(ctx)
+	if err != nil {
+		return err
+	}
+	if _, err := s.WaitClosed(ctx, ids, first); err != nil {
+		return err
+	}
+	if err := e.WaitEmailsSettled(ctx, time.Minute); err != nil {
+		return err
+	}
+	if ids, err = e.WorkflowIDs(ctx); err != nil {
+		return err
+	}
+	closed, err := s.WaitClosed(ctx, ids, time.Minute)
+	if err != nil {
+		return err
+	}
+	r.Check(len(closed.Bad) == 0, "every workflow completed", "%s", closed)
+	return nil
+}

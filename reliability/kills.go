@@ -286,25 +286,9 @@ func scenarioTemporalKill(ctx context.Context, s *Suite, r *Result) error {
 		}
 	}
 	r.Check(ackedRuns > 0 && lost == 0, "started runs survived the kill", "%d of %d runs recorded as started before the kill lost", lost, ackedRuns)
-	ids, err := e.WorkflowIDs(ctx)
-	if err != nil {
+	if err := checkAllCompleted(ctx, s, e, r, 90*time.Second); err != nil {
 		return err
 	}
-	if _, err := s.WaitClosed(ctx, ids, 90*time.Second); err != nil {
-		return err
-	}
-	if err := e.WaitEmailsSettled(ctx, time.Minute); err != nil {
-		return err
-	}
-	ids, err = e.WorkflowIDs(ctx)
-	if err != nil {
-		return err
-	}
-	closed, err := s.WaitClosed(ctx, ids, time.Minute)
-	if err != nil {
-		return err
-	}
-	r.Check(len(closed.Bad) == 0, "every workflow completed", "%s", closed)
 	mails, err := e.Emails(ctx)
 	if err != nil {
 		return err

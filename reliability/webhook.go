@@ -112,25 +112,9 @@ func scenarioWebhookStorm(ctx context.Context, s *Suite, r *Result) error {
 	if err := e.WaitStarted(ctx, time.Minute); err != nil {
 		return err
 	}
-	ids, err := e.WorkflowIDs(ctx)
-	if err != nil {
+	if err := checkAllCompleted(ctx, s, e, r, 90*time.Second); err != nil {
 		return err
 	}
-	if _, err := s.WaitClosed(ctx, ids, 90*time.Second); err != nil {
-		return err
-	}
-	if err := e.WaitEmailsSettled(ctx, time.Minute); err != nil {
-		return err
-	}
-	ids, err = e.WorkflowIDs(ctx)
-	if err != nil {
-		return err
-	}
-	closed, err := s.WaitClosed(ctx, ids, time.Minute)
-	if err != nil {
-		return err
-	}
-	r.Check(len(closed.Bad) == 0, "every workflow completed", "%s", closed)
 	var paid, paidRight, processed, txs, stuck int
 	if err := e.Store.Pool().QueryRow(ctx, `
 		SELECT (SELECT count(*) FROM memberships WHERE status = 'paid'),
