@@ -1,0 +1,59 @@
+// The signed-in caller, loaded once per page from GET /api/profile. Pages
+// read `session.profile` (null when signed out) after `loadSession()`.
+import { api, ApiError, unwrap, type Schemas } from '../services/api';
+
+export type Profile = Schemas['User'];
+
+export const session = $state<{ profile: Profile | null; loaded: boolean }>({ profile: null, loaded: false });
+
+let pending: Promise<Profile | null> | null = null;
+
+export function loadSession(): Promise<Profile | null> {
+  pending ??= unwrap(api.GET('/api/profile'))
+    .then((p) => p as Profile)
+    .catch((e: unknown) => {
+      if (e instanceof ApiError && e.status === 401) return null;
+      throw e;
+    })
+    .then((p) => {
+      session.profile = p;
+      session.loaded = true;
+      return p;
+    });
+  return pending;
+}
+
+// clearLocalData removes what this site keeps in the browser (the saved
+// application progress): on sign-out, nothing of the person stays behind.
+export function clearLocalData(): void {
+  try {
+    for (const key of Object.keys(localStorage)) {
+      if (key.startsWith('hackdesk.')) localStorage.removeItem(key);
+    }
+  } catch {
+    // storage unavailable: nothing to clear
+  }
+}
+
+export async function signOut(): Promise<void> {
+  clearLocalData();
+  try {
+    await unwrap(api.POST('/api/auth/logout'));
+  } finally {
+    session.profile = null;
+    location.assign('/');
+  }
+}
+
+export function isAdmin(p: Profile | null): boolean {
+  return p?.role === 'admin' || p?.role === 'superadmin';
+}
+export function isSuperadmin(p: Profile | null): boolean {
+  return p?.role === 'superadmin';
+}
+export function isVP(p: Profile | null): boolean {
+  return isSuperadmin(p) || p?.exec_role?.position === 'VP' || p?.exec_role?.position === 'President';
+}
+export function isPresident(p: Profile | null): boolean {
+  return isSuperadmin(p) || p?.exec_role?.position === 'President';
+}

@@ -1,0 +1,29 @@
+// Dates and numbers go through Intl, in the reader's locale and time zone.
+const locale = typeof navigator === 'undefined' ? 'en' : navigator.language || 'en';
+
+export function dateTime(iso: string | null | undefined, opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '' : new Intl.DateTimeFormat(locale, opts).format(d);
+}
+
+export function dateOnly(iso: string | null | undefined): string {
+  return dateTime(iso, { dateStyle: 'long' });
+}
+
+// zoneName is the reader's time zone, shown beside deadlines.
+export function zoneName(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
+export function number(n: number | null | undefined, opts?: Intl.NumberFormatOptions): string {
+  return n === null || n === undefined ? '' : new Intl.NumberFormat(locale, opts).format(n);
+}
+
+export function money(cents: number, currency = 'CAD'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+}
+
+export function percent(fraction: number): string {
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(fraction);
+}

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Home from './Home.svelte';
+
+mountPage(Home);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import NotFound from './NotFound.svelte';
+
+mountPage(NotFound);
