@@ -8,11 +8,15 @@ TEMPORAL_VERSION  := v1.5.1
 SQLC_VERSION      := v1.31.1
 VERSITYGW_VERSION := v1.8.0
 TOXIPROXY_VERSION := v2.5.0
+# workflowcheck is released apart from the Go SDK; v0.6.0 analyses code
+# written against go.temporal.io/sdk v1.50 (go.mod).
+WORKFLOWCHECK_VERSION := v0.6.0
 
 TEMPORAL  := $(BIN)/temporal
 SQLC      := $(BIN)/sqlc
 VERSITYGW := $(BIN)/versitygw
 HACKDESK  := $(BIN)/hackdesk
+WORKFLOWCHECK := $(BIN)/workflowcheck
 
 # Each tool is built once and rebuilt only when its pinned version changes.
 $(BIN)/.temporal-$(TEMPORAL_VERSION):
@@ -34,9 +38,14 @@ $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION):
 	mv -f $(BIN)/server $(BIN)/toxiproxy-server
 	@rm -f $(BIN)/.toxiproxy-* && touch $@
 
+$(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION):
+	@mkdir -p $(BIN)
+	go install go.temporal.io/sdk/contrib/tools/workflowcheck@$(WORKFLOWCHECK_VERSION)
+	@rm -f $(BIN)/.workflowcheck-* && touch $@
+
 TOOLS := $(BIN)/.temporal-$(TEMPORAL_VERSION) $(BIN)/.sqlc-$(SQLC_VERSION) $(BIN)/.versitygw-$(VERSITYGW_VERSION)
 
-.PHONY: help tools build run test reliability bench fuzz generate sqlc-diff vet fmt-check check clean
+.PHONY: help tools build run test reliability bench fuzz generate sqlc-diff vet workflowcheck fmt-check check clean web web-dev web-diff lint-openapi
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-12s %s\n", $$1, $$2}'
@@ -84,10 +93,43 @@ sqlc-diff: $(BIN)/.sqlc-$(SQLC_VERSION) ## fail when the committed sqlc code is 
 vet: ## go vet
 	go vet ./...
 
+workflowcheck: $(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION) ## find non-deterministic code in the workflows (Temporal's workflowcheck)
+	$(WORKFLOWCHECK) ./workflows/...
+
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-check: test vet fmt-check sqlc-diff ## everything CI runs
+# The front end (web/). Node is needed only here: the built web/dist is
+# committed and embedded, so `make run` and `make test` need none.
+WEB_NPM := cd web && npm
+
+web/node_modules/.package-lock.json: web/package-lock.json
+	$(WEB_NPM) ci --no-audit --no-fund
+	@touch $@
+
+web: web/node_modules/.package-lock.json ## build the front end: npm ci, API types and rules, svelte-check, vitest, vite build
+	$(WEB_NPM) run gen
+	$(WEB_NPM) run check
+	$(WEB_NPM) test
+	$(WEB_NPM) run build
+	cp web/node_modules/axe-core/axe.min.js testenv/browser/axe.min.js
+
+# The dev loop builds into web/dev-dist (not web/dist, which Go embeds: a
+# Go build during a rebuild would find it half written).
+web-dev: web/node_modules/.package-lock.json ## rebuild the front end into web/dev-dist on every change; serve it with WEB_DIR=web/dev-dist make run
+	$(WEB_NPM) run gen
+	$(WEB_NPM) run watch -- --outDir dev-dist --emptyOutDir
+
+# Like sqlc-diff: rebuild from the lockfile and fail when the committed
+# build, the generated types and rules, or the vendored axe-core differ.
+web-diff: web ## fail when the committed web/dist or generated front-end files are stale
+	@out=$$(git status --porcelain -- web/dist web/src/lib/api.d.ts web/src/lib/rules.gen.ts testenv/browser/axe.min.js); \
+	if [ -n "$$out" ]; then echo "web-diff: rebuild and commit (make web):"; echo "$$out"; exit 1; fi
+
+lint-openapi: web/node_modules/.package-lock.json ## lint api/openapi.yaml with the pinned redocly (0 errors)
+	$(WEB_NPM) run lint:openapi
+
+check: test vet workflowcheck fmt-check sqlc-diff lint-openapi ## everything CI runs
 
 clean: ## remove built binaries (keeps .data)
 	rm -rf $(BIN)

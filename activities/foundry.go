@@ -35,6 +35,26 @@ const (
 	ErrTypeRunNotFound      = "RunNotFound"
 )
 
+// Error types of the Foundry activities that are retried after the delay
+// they carry (temporal.ApplicationError's NextRetryDelay).
+const (
+	// ErrTypeRateLimited is the code host's rate limit: the next attempt
+	// comes when the code host said the limit ends, not earlier.
+	ErrTypeRateLimited = "RateLimited"
+	// ErrTypeDispatchPending is a setup dispatch recorded by an earlier
+	// attempt whose run has not appeared yet.
+	ErrTypeDispatchPending = "DispatchPending"
+)
+
+// DispatchLostAfter is how long the run of a recorded dispatch may take to
+// appear before the dispatch is taken as lost and made again (GitHub lists
+// a dispatched run within seconds). The setup run is looked for as long.
+const DispatchLostAfter = 5 * time.Minute
+
+// dispatchPendingDelay is how soon a retry looks again for the run of an
+// earlier dispatch.
+const dispatchPendingDelay = 10 * time.Second
+
 // FoundryNonRetryable lists the error types above, for retry policies.
 var FoundryNonRetryable = []string{ErrTypeNotConfigured, ErrTypeNameTaken, ErrTypeTemplateNotFound,
 	ErrTypeTeamNotFound, ErrTypeSetupNotFound, ErrTypeRejected, ErrTypeRunNotFound}
@@ -43,11 +63,28 @@ func permanent(typ, format string, args ...any) error {
 	return temporal.NewNonRetryableApplicationError(fmt.Sprintf(format, args...), typ, nil)
 }
 
+// host is the code host client for an activity. It never waits for a
+// rate limit: the activity fails with a retryable RateLimited error whose
+// NextRetryDelay is the wait (retryLater), and Temporal schedules the next
+// attempt then. Sleeping instead could outlast the activity's start-to-close
+// timeout or, in WatchSetupRun, its heartbeat timeout.
 func (a *FoundryActivities) host() (*codehost.Client, error) {
 	if a.Host == nil {
 		return nil, permanent(ErrTypeNotConfigured, "code host not configured")
 	}
-	return a.Host, nil
+	return a.Host.WithoutWaiting(), nil
+}
+
+// retryLater turns a code host rate limit in *err into a retryable
+// application error that asks Temporal to wait as long as the code host
+// said. Every code host activity defers it.
+func retryLater(err *error) {
+	var rl *codehost.RateLimitError
+	if *err == nil || !errors.As(*err, &rl) {
+		return
+	}
+	*err = temporal.NewApplicationErrorWithOptions((*err).Error(), ErrTypeRateLimited, temporal.ApplicationErrorOptions{
+		NextRetryDelay: max(rl.RetryAfter, time.Second), Cause: *err})
 }
 
 // StepUpdate records a step's status. Project, when set (succeeded or
@@ -127,7 +164,8 @@ type RepoRef struct {
 // CreateRepository makes the repository from the project type's template.
 // A repository that an earlier attempt of this project made is reused; a
 // name taken otherwise fails with NameTaken.
-func (a *FoundryActivities) CreateRepository(ctx context.Context, in CreateRepositoryInput) (RepoRef, error) {
+func (a *FoundryActivities) CreateRepository(ctx context.Context, in CreateRepositoryInput) (_ RepoRef, err error) {
+	defer retryLater(&err)
 	h, err := a.host()
 	if err != nil {
 		return RepoRef{}, err
@@ -170,7 +208,8 @@ type GrantTeamInput struct {
 
 // GrantTeam gives the team push access; granting twice is harmless. An
 // unknown team fails with TeamNotFound.
-func (a *FoundryActivities) GrantTeam(ctx context.Context, in GrantTeamInput) error {
+func (a *FoundryActivities) GrantTeam(ctx context.Context, in GrantTeamInput) (err error) {
+	defer retryLater(&err)
 	h, err := a.host()
 	if err != nil {
 		return err
@@ -188,6 +227,10 @@ func (a *FoundryActivities) GrantTeam(ctx context.Context, in GrantTeamInput) er
 // DispatchInput is the setup workflow's dispatch: the chosen options and
 // the correlation id its run name carries.
 type DispatchInput struct {
+	// ProjectID is the project the dispatch is recorded on (zero in
+	// activities scheduled before it was passed: the correlation id, which
+	// is the project id, stands in).
+	ProjectID     uuid.UUID
 	Repo          string
 	Ref           string
 	CorrelationID string
@@ -198,15 +241,49 @@ type DispatchInput struct {
 }
 
 // DispatchSetup dispatches the setup workflow in the new repository with
-// the project's options as inputs. A run that already carries the
-// correlation id (an earlier attempt's dispatch) is not dispatched again.
-func (a *FoundryActivities) DispatchSetup(ctx context.Context, in DispatchInput) error {
+// the project's options as inputs, once. GitHub answers a dispatch with no
+// run id and lists the run a little later, so "look for the run, then
+// dispatch" would dispatch twice when a retry follows a lost answer.
+// Instead:
+//
+//   - a run whose name carries the correlation id means a dispatch went
+//     through: done;
+//   - else the dispatch is recorded on the project (setup_dispatched_at)
+//     before the code host is called, unless one was recorded less than
+//     DispatchLostAfter ago: then this attempt fails with the retryable
+//     DispatchPending and looks for that dispatch's run again shortly;
+//   - a recorded dispatch whose run has not appeared after
+//     DispatchLostAfter never reached GitHub, and is made again.
+func (a *FoundryActivities) DispatchSetup(ctx context.Context, in DispatchInput) (err error) {
+	defer retryLater(&err)
 	h, err := a.host()
 	if err != nil {
 		return err
 	}
-	if _, ok, err := h.FindRun(ctx, in.Repo, in.CorrelationID); err == nil && ok {
-		return nil
+	notFound := func() error {
+		return permanent(ErrTypeSetupNotFound, "setup workflow %s not found in %s", h.SetupWorkflow(), in.Repo)
+	}
+	_, ok, err := h.FindRun(ctx, in.Repo, in.CorrelationID)
+	switch {
+	case errors.Is(err, codehost.ErrNotFound):
+		return notFound()
+	case err != nil || ok:
+		return err
+	}
+	project := in.ProjectID
+	if project == uuid.Nil {
+		if project, err = uuid.Parse(in.CorrelationID); err != nil {
+			return permanent("BadInput", "the dispatch in %s names no project", in.Repo)
+		}
+	}
+	at, err := a.Store.FoundryProjectClaimDispatch(ctx, db.FoundryProjectClaimDispatchParams{
+		ID: project, LostAfterSeconds: DispatchLostAfter.Seconds()})
+	if errors.Is(err, db.ErrNotFound) {
+		return temporal.NewApplicationErrorWithOptions("waiting for the run of an earlier dispatch to appear", ErrTypeDispatchPending,
+			temporal.ApplicationErrorOptions{NextRetryDelay: dispatchPendingDelay})
+	}
+	if err != nil {
+		return err
 	}
 	err = h.DispatchSetup(ctx, in.Repo, in.Ref, map[string]any{
 		"correlation_id": in.CorrelationID,
@@ -217,10 +294,17 @@ func (a *FoundryActivities) DispatchSetup(ctx context.Context, in DispatchInput)
 	})
 	switch {
 	case errors.Is(err, codehost.ErrNotFound):
-		return permanent(ErrTypeSetupNotFound, "setup workflow %s not found in %s", h.SetupWorkflow(), in.Repo)
+		return notFound()
 	case errors.Is(err, codehost.ErrInvalid):
 		return permanent(ErrTypeRejected, "the code host refused the setup dispatch: %v", err)
+	case errors.Is(err, codehost.ErrRateLimited):
+		// Refused, so nothing was dispatched: the retry may dispatch at once.
+		if rerr := a.Store.FoundryProjectReleaseDispatch(ctx, db.FoundryProjectReleaseDispatchParams{ID: project, DispatchedAt: at}); rerr != nil {
+			return rerr
+		}
 	}
+	// Any other error may be a dispatch whose answer was lost: the record
+	// stays, and the retry looks for its run first.
 	return err
 }
 
@@ -255,7 +339,8 @@ type RunOutcome struct {
 // WatchSetupRun finds the run the dispatch made (by the correlation id in
 // its name), records its link, and polls it with heartbeats until it
 // completes. It resumes from the last heartbeat.
-func (a *FoundryActivities) WatchSetupRun(ctx context.Context, in WatchInput) (RunOutcome, error) {
+func (a *FoundryActivities) WatchSetupRun(ctx context.Context, in WatchInput) (_ RunOutcome, err error) {
+	defer retryLater(&err)
 	h, err := a.host()
 	if err != nil {
 		return RunOutcome{}, err

@@ -130,7 +130,7 @@ func TestWatchSetupRun(t *testing.T) {
 	if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "fastapi", LaunchedAt: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
-	dispatch := activities.DispatchInput{Repo: "web", Ref: "main", CorrelationID: w.project.String(), ProjectType: "fastapi", Database: "mongodb"}
+	dispatch := activities.DispatchInput{ProjectID: w.project, Repo: "web", Ref: "main", CorrelationID: w.project.String(), ProjectType: "fastapi", Database: "mongodb"}
 	if _, err := w.env.ExecuteActivity(w.acts.DispatchSetup, dispatch); err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestWatchSetupRunFailedStep(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.fake.FailStep("web", "Commit configuration")
-	if _, err := w.env.ExecuteActivity(w.acts.DispatchSetup, activities.DispatchInput{Repo: "web", Ref: "main", CorrelationID: "c1"}); err != nil {
+	if _, err := w.env.ExecuteActivity(w.acts.DispatchSetup, activities.DispatchInput{ProjectID: w.project, Repo: "web", Ref: "main", CorrelationID: "c1"}); err != nil {
 		t.Fatal(err)
 	}
 	v, err := w.env.ExecuteActivity(w.acts.WatchSetupRun, activities.WatchInput{ProjectID: w.project, Repo: "web", CorrelationID: "c1", PollInterval: 50 * time.Millisecond})
@@ -200,6 +200,101 @@ func TestWatchSetupRunNeverAppears(t *testing.T) {
 		PollInterval: 20 * time.Millisecond, FindTimeout: 100 * time.Millisecond})
 	if errType(err) != activities.ErrTypeRunNotFound {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestRateLimitIsTemporalsWait: a rate limit longer than the activity's
+// timeout (a minute) is not slept through inside the activity: it fails at
+// once with a retryable RateLimited error whose NextRetryDelay is the wait
+// GitHub asked for, and Temporal schedules the next attempt then.
+func TestRateLimitIsTemporalsWait(t *testing.T) {
+	for _, secondary := range []bool{false, true} {
+		w := newFoundryWorld(t) // a client of its own: go-github remembers a limit until it ends
+		if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "nextjs", LaunchedAt: time.Now()}); err != nil {
+			t.Fatal(err)
+		}
+		w.fake.RateLimitFor(1, secondary, 75*time.Second)
+		start := time.Now()
+		_, err := w.env.ExecuteActivity(w.acts.GrantTeam, activities.GrantTeamInput{Repo: "web", TeamSlug: "platform"})
+		var app *temporal.ApplicationError
+		if !errors.As(err, &app) || app.Type() != activities.ErrTypeRateLimited || app.NonRetryable() {
+			t.Fatalf("secondary=%v: GrantTeam = %v, want a retryable RateLimited error", secondary, err)
+		}
+		if d := app.NextRetryDelay(); d < 70*time.Second || d > 80*time.Second {
+			t.Errorf("secondary=%v: next retry in %s, want the 75 s GitHub asked for", secondary, d)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("secondary=%v: the activity took %s, want an answer at once", secondary, took)
+		}
+	}
+}
+
+// TestDispatchSetupOnceAfterLostAnswer: GitHub made the run but its answer
+// was lost, and lists the run only a while later. The retry must not
+// dispatch a second run: it waits (a retryable error with a next retry
+// delay) until the run appears. A dispatch whose run never appears is made
+// again once DispatchLostAfter has passed, and a rate-limited dispatch
+// (which made no run) at once.
+func TestDispatchSetupOnceAfterLostAnswer(t *testing.T) {
+	w := newFoundryWorld(t)
+	ctx := context.Background()
+	if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "nextjs", LaunchedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	w.fake.ListRunsAfter(time.Hour)
+	w.fake.LoseDispatchAnswers(1)
+	in := activities.DispatchInput{ProjectID: w.project, Repo: "web", Ref: "main", CorrelationID: w.project.String(), ProjectType: "nextjs"}
+	var app *temporal.ApplicationError
+	if _, err := w.env.ExecuteActivity(w.acts.DispatchSetup, in); !errors.As(err, &app) || app.NonRetryable() {
+		t.Fatalf("lost answer: %v, want a retryable error", err)
+	}
+	_, err := w.env.ExecuteActivity(w.acts.DispatchSetup, in) // the retry
+	if n := len(w.fake.Dispatched("web")); n != 1 {
+		t.Fatalf("%d runs dispatched after a retry, want 1", n)
+	}
+	if !errors.As(err, &app) || app.Type() != activities.ErrTypeDispatchPending || app.NonRetryable() || app.NextRetryDelay() <= 0 {
+		t.Fatalf("retry = %v, want a retryable DispatchPending with a delay", err)
+	}
+	// Once GitHub lists the run, the retry finds it and dispatches nothing.
+	w.fake.ListRunsAfter(0)
+	if _, err := w.env.ExecuteActivity(w.acts.DispatchSetup, in); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(w.fake.Dispatched("web")); n != 1 {
+		t.Fatalf("%d runs dispatched, want 1", n)
+	}
+
+	// A recorded dispatch whose run never appeared (GitHub never got it)
+	// is made again once DispatchLostAfter has passed.
+	w.fake.ListRunsAfter(time.Hour)
+	if _, err := w.acts.Store.Pool().Exec(ctx, `UPDATE foundry_projects SET setup_dispatched_at = now() - make_interval(secs => $2) WHERE id = $1`,
+		w.project, (activities.DispatchLostAfter + time.Second).Seconds()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.env.ExecuteActivity(w.acts.DispatchSetup, in); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(w.fake.Dispatched("web")); n != 2 {
+		t.Fatalf("%d runs dispatched after the first was lost, want 2", n)
+	}
+
+	// A dispatch refused for a rate limit made no run: it is retried after
+	// the limit's wait, and not taken for a dispatch whose run is coming.
+	in.CorrelationID = "c2" // no run carries it
+	if _, err := w.acts.Store.Pool().Exec(ctx, `UPDATE foundry_projects SET setup_dispatched_at = NULL WHERE id = $1`, w.project); err != nil {
+		t.Fatal(err)
+	}
+	w.fake.RateLimitDispatches(1, time.Second)
+	_, err = w.env.ExecuteActivity(w.acts.DispatchSetup, in)
+	if !errors.As(err, &app) || app.Type() != activities.ErrTypeRateLimited || app.NextRetryDelay() < time.Second {
+		t.Fatalf("rate-limited dispatch = %v, want RateLimited with a delay", err)
+	}
+	time.Sleep(app.NextRetryDelay()) // Temporal's wait before the next attempt
+	if _, err := w.env.ExecuteActivity(w.acts.DispatchSetup, in); err != nil {
+		t.Fatalf("dispatch after the rate limit: %v", err)
+	}
+	if n := len(w.fake.Dispatched("web")); n != 3 {
+		t.Fatalf("%d runs dispatched, want 3", n)
 	}
 }
 

@@ -21,6 +21,10 @@ type ReceiptActivities struct {
 // is a duplicate: retrying cannot help.
 const ErrTypeReceiptNotApplicable = "ReceiptNotApplicable"
 
+// ErrTypeReceiptRace marks a receipt that lost a race with a concurrent
+// write of its membership: retried, unlike other conflicts (Classify).
+const ErrTypeReceiptRace = "ReceiptRace"
+
 // ReceiptOutcome is what ApplyReceipt did.
 type ReceiptOutcome struct {
 	Status       string // processed or parked
@@ -42,6 +46,11 @@ func (a *ReceiptActivities) ApplyReceipt(ctx context.Context, receiptID uuid.UUI
 	})
 	if errors.Is(err, membership.ErrNotApplicable) || errors.Is(err, db.ErrNotFound) {
 		return ReceiptOutcome{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeReceiptNotApplicable, err)
+	}
+	if errors.Is(err, db.ErrConflict) {
+		// A membership inserted by a concurrent request since this one read
+		// that there was none: the retry reads it and pays or parks.
+		return ReceiptOutcome{}, temporal.NewApplicationError(err.Error(), ErrTypeReceiptRace, err)
 	}
 	if err != nil {
 		return ReceiptOutcome{}, err

@@ -64,20 +64,31 @@ func (a *RsvpActivities) RecordRsvpReminders(ctx context.Context, in RsvpEmailsI
 // ExpireOffersInput names the decision batch whose deadline has passed.
 type ExpireOffersInput struct {
 	BatchID uuid.UUID
+	// Deadline is the batch's deadline, which the workflow's clock has
+	// passed. Zero (an activity scheduled before the field existed) falls
+	// back to the database's clock.
+	Deadline time.Time
 }
 
 // ExpireOffers expires the unanswered offers of one decision batch whose
-// deadline has passed, and records who lost their place. An application
+// deadline is at or before in.Deadline, and records who lost their place.
+// The deadline is the one the workflow woke for, not the database's now():
+// a database clock behind the workflow's would otherwise expire nothing
+// and the run would end as if everyone had answered. An application
 // offered again in a later batch with a later deadline is left to that
 // batch. Running it again finds nothing to do.
 func (a *RsvpActivities) ExpireOffers(ctx context.Context, in ExpireOffersInput) (int, error) {
+	var deadline *time.Time
+	if !in.Deadline.IsZero() {
+		deadline = &in.Deadline
+	}
 	var n int
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		batch, err := q.DecisionBatchApplications(ctx, in.BatchID.String())
 		if err != nil {
 			return err
 		}
-		ids, err := q.RsvpExpireOffers(ctx, batch)
+		ids, err := q.RsvpExpireOffers(ctx, db.RsvpExpireOffersParams{Ids: batch, Deadline: deadline})
 		if err != nil {
 			return err
 		}

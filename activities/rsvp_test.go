@@ -162,3 +162,36 @@ func TestRsvpActivitiesTwice(t *testing.T) {
 		t.Fatalf("ExpireOffers expired %d, want 2", expired)
 	}
 }
+
+// TestExpireOffersOnTheWorkflowsClock: the workflow wakes at the deadline
+// on Temporal's clock; a database whose clock runs behind still expires
+// the offers due by that deadline (not by its own now()), and leaves an
+// offer made again with a later deadline.
+func TestExpireOffersOnTheWorkflowsClock(t *testing.T) {
+	w := newRsvpWorld(t)
+	a := &activities.RsvpActivities{Store: w.store}
+	ctx := context.Background()
+	// To the database the deadline is still ten minutes away.
+	deadline := time.Now().Add(10 * time.Minute).UTC().Truncate(time.Microsecond)
+	later := deadline.Add(time.Hour)
+	ana, ben := w.applicant("ana"), w.applicant("ben")
+	batch := uuid.New()
+	w.decide(batch, "offer", &deadline, ana, ben)
+	w.decide(uuid.New(), "offer", &later, ben) // ben's offer now belongs to a later batch
+
+	n, err := a.ExpireOffers(ctx, activities.ExpireOffersInput{BatchID: batch, Deadline: deadline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Fatalf("expired %d, want ana's offer", n)
+	}
+	var anaRsvp, benRsvp *string
+	if err := w.store.Pool().QueryRow(ctx, `SELECT (SELECT rsvp FROM applications WHERE id = $1), (SELECT rsvp FROM applications WHERE id = $2)`,
+		ana, ben).Scan(&anaRsvp, &benRsvp); err != nil {
+		t.Fatal(err)
+	}
+	if anaRsvp == nil || *anaRsvp != "expired" || benRsvp != nil {
+		t.Fatalf("ana %v, ben %v; want expired and unanswered", anaRsvp, benRsvp)
+	}
+}

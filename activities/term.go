@@ -27,6 +27,14 @@ type TermWindowEmailsInput struct {
 	PublicURL string // base of the form's link
 }
 
+// ErrTypeTermNotFound is a term that no longer exists: no retry brings it
+// back.
+const ErrTypeTermNotFound = "TermNotFound"
+
+func termGone(id uuid.UUID) error {
+	return permanent(ErrTypeTermNotFound, "term %s not found", id)
+}
+
 func formNames(kind string) (title, path string) {
 	if kind == "returning" {
 		return "The returning-exec form", "/onboarding/returning"
@@ -43,6 +51,9 @@ func (a *TermActivities) recordFormEmails(ctx context.Context, in TermWindowEmai
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		refs = refs[:0]
 		term, err := q.TermGet(ctx, in.TermID)
+		if errors.Is(err, db.ErrNotFound) {
+			return termGone(in.TermID)
+		}
 		if err != nil {
 			return err
 		}
@@ -98,6 +109,32 @@ func (a *TermActivities) RecordWindowReminders(ctx context.Context, in TermWindo
 	return a.recordFormEmails(ctx, in, "exec_form_reminder", true, func(p uuid.UUID) string {
 		return fmt.Sprintf("term-window:%s:%s:remind:%d:%s", in.TermID, in.Kind, in.ClosesAt.Unix(), p)
 	})
+}
+
+// TermDates are a term's two form windows as stored; a window is both
+// times or neither.
+type TermDates struct {
+	OnboardingOpensAt  *time.Time
+	OnboardingClosesAt *time.Time
+	ReturningOpensAt   *time.Time
+	ReturningClosesAt  *time.Time
+}
+
+// TermWindowDates reads a term's window dates as they are now. TermWindow
+// reads them whenever it is told they changed, rather than trusting the
+// dates a signal carries: signals can arrive out of order, the database's
+// latest committed dates cannot be stale. A term that no longer exists
+// fails with the non-retryable TermNotFound.
+func (a *TermActivities) TermWindowDates(ctx context.Context, termID uuid.UUID) (TermDates, error) {
+	t, err := a.Store.TermGet(ctx, termID)
+	if errors.Is(err, db.ErrNotFound) {
+		return TermDates{}, termGone(termID)
+	}
+	if err != nil {
+		return TermDates{}, err
+	}
+	return TermDates{OnboardingOpensAt: t.OnboardingOpensAt, OnboardingClosesAt: t.OnboardingClosesAt,
+		ReturningOpensAt: t.ReturningOpensAt, ReturningClosesAt: t.ReturningClosesAt}, nil
 }
 
 // TermWindowCloseInput names a window that has closed.

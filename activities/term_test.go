@@ -140,3 +140,30 @@ func TestTermActivities(t *testing.T) {
 		t.Fatalf("close row %+v %v", row, err)
 	}
 }
+
+// TestTermWindowDates reads a term's dates as stored (what TermWindow
+// follows after a signal), and a term that no longer exists is a
+// non-retryable TermNotFound.
+func TestTermWindowDates(t *testing.T) {
+	store := testenv.Store(t)
+	ctx := context.Background()
+	opens := time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
+	closes := opens.Add(14 * 24 * time.Hour)
+	term, err := store.TermInsert(ctx, db.TermInsertParams{Name: "2026-2027", StartsOn: opens, EndsOn: closes.Add(300 * 24 * time.Hour),
+		OnboardingOpensAt: &opens, OnboardingClosesAt: &closes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &activities.TermActivities{Store: store}
+	got, err := a.TermWindowDates(ctx, term.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.OnboardingOpensAt == nil || !got.OnboardingOpensAt.Equal(opens) || got.OnboardingClosesAt == nil ||
+		!got.OnboardingClosesAt.Equal(closes) || got.ReturningOpensAt != nil || got.ReturningClosesAt != nil {
+		t.Fatalf("dates %+v", got)
+	}
+	if _, err := a.TermWindowDates(ctx, uuid.New()); errType(err) != activities.ErrTypeTermNotFound {
+		t.Fatalf("missing term: %v, want %s", err, activities.ErrTypeTermNotFound)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -28,11 +29,15 @@ const (
 
 // userJSON is the profile as GET /api/profile shows it.
 type userJSON struct {
-	ID             uuid.UUID     `json:"id"`
-	Email          string        `json:"email"`
-	DisplayName    *string       `json:"display_name"`
-	Role           string        `json:"role"`
-	EmailConfirmed bool          `json:"email_confirmed"`
+	ID             uuid.UUID `json:"id"`
+	Email          string    `json:"email"`
+	DisplayName    *string   `json:"display_name"`
+	Role           string    `json:"role"`
+	EmailConfirmed bool      `json:"email_confirmed"`
+	// MarketingOptIn is whether marketing broadcasts reach the account: set
+	// by submitting an application and by the profile page, cleared by a
+	// one-click unsubscribe.
+	MarketingOptIn bool          `json:"marketing_opt_in"`
 	ExecRole       *execRoleJSON `json:"exec_role"`
 	// Membership is the caller's membership of the active term, or null.
 	Membership *membershipJSON `json:"membership"`
@@ -50,7 +55,7 @@ func (s *Server) loadUser(ctx context.Context, q *db.Queries, id uuid.UUID) (use
 		return userJSON{}, err
 	}
 	u := userJSON{ID: v.ID, Email: v.Email, DisplayName: v.DisplayName, Role: v.Role,
-		EmailConfirmed: v.EmailConfirmedAt != nil}
+		EmailConfirmed: v.EmailConfirmedAt != nil, MarketingOptIn: v.MarketingOptIn}
 	if v.ExecPosition != nil {
 		u.ExecRole = &execRoleJSON{Position: *v.ExecPosition, Subteam: v.ExecSubteam, TermID: v.ExecTermID}
 	}
@@ -65,6 +70,10 @@ func (s *Server) loadUser(ctx context.Context, q *db.Queries, id uuid.UUID) (use
 	return u, nil
 }
 
+// maxEmail is the longest email address, in characters (as the schema's
+// CHECK and api/openapi.yaml count).
+const maxEmail = 254
+
 // normalizeEmail checks an address and returns it trimmed, or a reason.
 func normalizeEmail(raw string) (string, string) {
 	e := strings.TrimSpace(raw)
@@ -72,21 +81,10 @@ func normalizeEmail(raw string) (string, string) {
 		return "", "is required"
 	}
 	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e || a.Name != "" || len(e) > 254 {
+	if err != nil || a.Address != e || a.Name != "" || utf8.RuneCountInString(e) > maxEmail {
 		return "", "must be an email address"
 	}
 	return e, ""
-}
-
-func checkDisplayName(raw string) (string, string) {
-	n := strings.TrimSpace(raw)
-	switch {
-	case n == "":
-		return "", "is required"
-	case len([]rune(n)) > 100:
-		return "", "must be at most 100 characters"
-	}
-	return n, ""
 }
 
 type signupRequest struct {
@@ -101,7 +99,7 @@ func (r *signupRequest) Validate() apperr.Fields {
 	if r.Email, why = normalizeEmail(r.Email); why != "" {
 		f.Add("email", why)
 	}
-	if r.DisplayName, why = checkDisplayName(r.DisplayName); why != "" {
+	if r.DisplayName, why = auth.CheckDisplayName(r.DisplayName); why != "" {
 		f.Add("display_name", why)
 	}
 	if why = auth.CheckNewPassword(r.Password, r.Email, r.DisplayName); why != "" {
@@ -136,7 +134,7 @@ func hashErr(w http.ResponseWriter, err error) error {
 // does not tell whether an address is registered. The password is hashed
 // either way, so the time taken does not tell either.
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
-	if err := allow(s.limits.signupIP.over(w, r, clientIP(r))); err != nil {
+	if err := allow(s.limits.signupIP.over(w, r, clientKey(r))); err != nil {
 		return err
 	}
 	var req signupRequest
@@ -285,7 +283,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	}
 	failures := emailIPKey(req.Email, r)
 	if err := allow(
-		s.limits.loginIP.over(w, r, clientIP(r)),
+		s.limits.loginIP.over(w, r, clientKey(r)),
 		s.limits.loginFailures.full(w, failures)); err != nil {
 		return err
 	}
@@ -355,7 +353,10 @@ func (r *forgotRequest) Validate() apperr.Fields {
 }
 
 // forgotPassword mails a reset link when the account exists. The answer,
-// and the time it takes, are the same either way.
+// and the time it takes, are the same either way. A client is refused
+// (429) per IP and per email and IP; beyond the per-email mailing rate
+// the answer is the same 200 and nothing is sent, so posts from elsewhere
+// neither lock the owner out nor retire the link mailed last.
 func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 	start := time.Now()
 	var req forgotRequest
@@ -363,24 +364,18 @@ func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := allow(
-		s.limits.forgotIP.over(w, r, clientIP(r)),
-		s.limits.forgotEmail.over(w, r, emailKey(req.Email))); err != nil {
+		s.limits.forgotIP.over(w, r, clientKey(r)),
+		s.limits.forgotEmailIP.over(w, r, emailIPKey(req.Email, r))); err != nil {
+		return err
+	}
+	send, err := s.limits.forgotEmail.take(w, r, emailKey(req.Email))
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	err := s.store.InTx(ctx, func(q *db.Queries) error {
-		// The row lock makes concurrent requests for one account take
-		// turns, so each retires the token the one before it issued and
-		// exactly one link stays live.
-		p, err := q.ProfileLockByEmail(ctx, strings.TrimSpace(req.Email))
-		if errors.Is(err, db.ErrNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return s.mailToken(ctx, q, p, "reset", resetTokenTTL, "/reset-password")
-	})
+	if send {
+		err = s.mailReset(ctx, req.Email)
+	}
 	if err != nil {
 		// Logged, but the answer must not tell the two cases apart.
 		s.log.ErrorContext(ctx, "forgot-password", "err", err)
@@ -391,6 +386,24 @@ func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{"success": true,
 		"message": "If an account exists for that email, a reset link is on its way. It works once, within 30 minutes."})
 	return nil
+}
+
+// mailReset mails a reset link to the account of email, if there is one,
+// retiring its older links.
+func (s *Server) mailReset(ctx context.Context, email string) error {
+	return s.store.InTx(ctx, func(q *db.Queries) error {
+		// The row lock makes concurrent requests for one account take
+		// turns, so each retires the token the one before it issued and
+		// exactly one link stays live.
+		p, err := q.ProfileLockByEmail(ctx, strings.TrimSpace(email))
+		if errors.Is(err, db.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return s.mailToken(ctx, q, p, "reset", resetTokenTTL, "/reset-password")
+	})
 }
 
 type resetRequest struct {
@@ -416,7 +429,7 @@ func (r *resetRequest) Validate() apperr.Fields {
 // costs no hash. The token is used (once) in the transaction that stores
 // the hash.
 func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) error {
-	if err := allow(s.limits.resetIP.over(w, r, clientIP(r))); err != nil {
+	if err := allow(s.limits.resetIP.over(w, r, clientKey(r))); err != nil {
 		return err
 	}
 	var req resetRequest
@@ -475,24 +488,30 @@ func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// profilePatch changes some of the profile: absent fields stay. Neither
+// may be null (a display name cannot be cleared).
 type profilePatch struct {
-	DisplayName *string `json:"display_name"`
+	DisplayName    field[string] `json:"display_name"`
+	MarketingOptIn field[bool]   `json:"marketing_opt_in"`
 }
 
 func (r *profilePatch) Validate() apperr.Fields {
 	f := apperr.Fields{}
-	if r.DisplayName == nil {
-		f.Add("display_name", "is required")
-		return f
+	if r.DisplayName.Set {
+		n, why := auth.CheckDisplayName(r.DisplayName.V) // null reads as "", which is refused
+		if why != "" {
+			f.Add("display_name", why)
+		}
+		r.DisplayName.V = n
 	}
-	n, why := checkDisplayName(*r.DisplayName)
-	if why != "" {
-		f.Add("display_name", why)
+	if r.MarketingOptIn.Set && r.MarketingOptIn.Null {
+		f.Add("marketing_opt_in", "must be true or false")
 	}
-	r.DisplayName = &n
 	return f
 }
 
+// patchProfile is PATCH /api/profile: the display name and the marketing
+// opt-in, in one transaction; it answers the profile.
 func (s *Server) patchProfile(w http.ResponseWriter, r *http.Request) error {
 	var req profilePatch
 	if err := decode(w, r, &req); err != nil {
@@ -500,8 +519,25 @@ func (s *Server) patchProfile(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	id := principalFrom(ctx).ProfileID
-	if _, err := s.store.ProfileSetDisplayName(ctx, db.ProfileSetDisplayNameParams{ID: id, DisplayName: req.DisplayName}); err != nil {
+	var u userJSON
+	err := s.store.InTx(ctx, func(q *db.Queries) error {
+		if req.DisplayName.Set {
+			if _, err := q.ProfileSetDisplayName(ctx, db.ProfileSetDisplayNameParams{ID: id, DisplayName: &req.DisplayName.V}); err != nil {
+				return err
+			}
+		}
+		if req.MarketingOptIn.Set {
+			if err := q.ProfileSetMarketingOptIn(ctx, db.ProfileSetMarketingOptInParams{ID: id, MarketingOptIn: req.MarketingOptIn.V}); err != nil {
+				return err
+			}
+		}
+		var err error
+		u, err = s.loadUser(ctx, q, id)
+		return err
+	})
+	if err != nil {
 		return err
 	}
-	return s.getProfile(w, r)
+	writeJSON(w, http.StatusOK, u)
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/conflict"
 	"hackdesk/db"
 	"hackdesk/hackathon"
 )
@@ -140,24 +141,21 @@ func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) err
 		return errAdminAppMissing
 	}
 	ctx := r.Context()
-	view, err := ReviewView(ctx, s.store, s.blob, id)
+	view, err := ReviewView(ctx, s.store, s.blob, s.log, id)
 	if errors.Is(err, db.ErrNotFound) {
 		return errAdminAppMissing
 	}
 	if err != nil {
 		return err
 	}
-	me := principalFrom(ctx)
-	conflict, err := s.store.ApplicationReviewConflict(ctx, db.ApplicationReviewConflictParams{
-		ApplicationID: id, ReviewerID: me.ProfileID, ReviewerEmail: me.Email,
-	})
+	app, err := s.store.ApplicationReviewConflict(ctx, id)
 	if errors.Is(err, db.ErrNotFound) { // deleted meanwhile
 		return errAdminAppMissing
 	}
 	if err != nil {
 		return err
 	}
-	hidden := conflict.Own || conflict.OnTeam
+	hidden := conflictOf(principalFrom(ctx), app.ProfileID, app.TeamMembers) != conflict.None
 	reviews := []adminReviewJSON{}
 	if !hidden {
 		rows, err := s.store.ReviewsForApplication(ctx, id)

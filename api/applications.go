@@ -89,11 +89,21 @@ var (
 // Field rules of the application form.
 const maxTeamMembers = 3
 
+// The patterns are written so that an ECMAScript RegExp with the u flag
+// reads them as Go does (no \d, \s, \w or ., classes escaped for both):
+// api/openapi.yaml carries each one as it is here, and a test in this
+// package keeps the two equal.
 var (
 	tshirtSizes   = []string{"XS", "S", "M", "L", "XL", "XXL"}
-	phonePattern  = regexp.MustCompile(`^\+?[0-9 ().-]{7,25}$`)
-	discordHandle = regexp.MustCompile(`^[A-Za-z0-9_.]{2,32}(#[0-9]{4})?$`)
+	phonePattern  = regexp.MustCompile(`^\+?[0-9 \(\)\.\-]{7,25}$`)
+	discordHandle = regexp.MustCompile(`^[A-Za-z0-9_\.]{2,32}(#[0-9]{4})?$`)
+	// webURLPattern: http or https in any case, an authority without user
+	// info that holds a dot, then anything after a '/', '?' or '#'.
+	webURLPattern = regexp.MustCompile(`^[Hh][Tt][Tt][Pp][Ss]?://[^\/\?#@]*\.[^\/\?#@]*([\/\?#][^\n]*)?$`)
 )
+
+// maxURL is the longest link an application holds, in characters.
+const maxURL = 300
 
 type createApplicationRequest struct {
 	ProfileID string `json:"profile_id"`
@@ -129,9 +139,17 @@ func (s *Server) createApplication(w http.ResponseWriter, r *http.Request) error
 	return nil
 }
 
+// ownerApplicationJSON is the application as GET /api/applications shows
+// it to its owner: with the team's display names, as reviewers see them.
+type ownerApplicationJSON struct {
+	applicationJSON
+	TeamMembersWithNames []TeamMember `json:"team_members_with_names"`
+}
+
 // getApplication answers the caller's application, or null.
 func (s *Server) getApplication(w http.ResponseWriter, r *http.Request) error {
-	a, err := s.store.ApplicationGetByProfile(r.Context(), principalFrom(r.Context()).ProfileID)
+	ctx := r.Context()
+	row, err := s.store.ApplicationOwnerView(ctx, principalFrom(ctx).ProfileID)
 	if errors.Is(err, db.ErrNotFound) {
 		writeJSON(w, http.StatusOK, nil)
 		return nil
@@ -139,8 +157,11 @@ func (s *Server) getApplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := applicationWithAnswers(r.Context(), s.store.Queries, a)
-	if err != nil {
+	var out ownerApplicationJSON
+	if out.applicationJSON, err = applicationWithAnswers(ctx, s.store.Queries, row.Application); err != nil {
+		return err
+	}
+	if out.TeamMembersWithNames, err = teamNames(row.TeamMembersWithNames); err != nil {
 		return err
 	}
 	writeJSON(w, http.StatusOK, out)
@@ -213,13 +234,13 @@ func oneOfRule(set []string) textRule {
 	}
 }
 
+// webURL accepts a link that matches webURLPattern and parses as a URL.
 func webURL(v string) string {
-	u, err := url.Parse(v)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !strings.Contains(u.Host, ".") || u.User != nil {
+	if !webURLPattern.MatchString(v) {
 		return "must be an http(s) URL"
 	}
-	if len(v) > 300 {
-		return "must be at most 300 characters"
+	if _, err := url.Parse(v); err != nil {
+		return "must be an http(s) URL"
 	}
 	return ""
 }
@@ -268,9 +289,9 @@ func (p *applicationPatch) Validate() apperr.Fields {
 	text(f, "year_of_study", p.YearOfStudy, maxChars(50))
 	text(f, "experience_level", p.ExperienceLevel, maxChars(300))
 	intRange(f, "hackathons_attended", p.HackathonsAttended, 0, 1000)
-	text(f, "github_url", p.GithubURL, webURL)
-	text(f, "linkedin_url", p.LinkedinURL, webURL)
-	text(f, "website_url", p.WebsiteURL, webURL)
+	text(f, "github_url", p.GithubURL, webURL, maxChars(maxURL))
+	text(f, "linkedin_url", p.LinkedinURL, webURL, maxChars(maxURL))
+	text(f, "website_url", p.WebsiteURL, webURL, maxChars(maxURL))
 	text(f, "q1_answer", p.Q1Answer, maxChars(5000))
 	text(f, "q2_answer", p.Q2Answer, maxChars(1000))
 	if p.TeamMembers.Set && !p.TeamMembers.Null && p.TeamMembers.V != "" {
@@ -477,6 +498,13 @@ func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) error 
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
+	// Team members are looked up as accounts, and the answer tells whether
+	// an email has one: the team search's per-caller limit counts it.
+	if patch.TeamMembers.Set && !patch.TeamMembers.Null && patch.TeamMembers.V != "" {
+		if err := allow(s.limits.search.over(w, r, me.String())); err != nil {
+			return err
+		}
+	}
 	var out applicationJSON
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
 		a, err := lockDraft(ctx, q, me)

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/conflict"
 	"hackdesk/db"
 	"hackdesk/hackathon"
 	"hackdesk/outbox"
@@ -107,17 +108,20 @@ type decisionDetail struct {
 // decide is POST /api/admin/applications/decisions (admin). The batch is
 // all or nothing: the rows are locked in id order, every one is checked,
 // and only then are the decisions written together with one event each.
-// An unknown id is 404; an application that is not submitted, is the
-// caller's own, or whose applicant has answered (or whose offer expired) is
-// 400 with the offending ids in details. An Idempotency-Key header makes a
-// retried request answer the stored response (idempotentTx).
+// An unknown id is 404; the caller's own application, or one whose team
+// lists them, is 403 naming those ids (the conflict-of-interest rule); an
+// application that is not submitted or whose applicant has answered (or
+// whose offer expired) is 400 with the offending ids in details. An
+// Idempotency-Key header makes a retried request answer the stored
+// response (idempotentTx).
 func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 	var req decisionRequest
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
 	ctx := r.Context()
-	me := principalFrom(ctx).ProfileID
+	caller := principalFrom(ctx)
+	me := caller.ProfileID
 	batch := uuid.New()
 	detail := decisionDetail{Decision: req.Decision, BatchID: batch}
 	if req.deadline != nil {
@@ -133,7 +137,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return answer{}, err
 		}
-		if err := checkDecidable(req, rows, me); err != nil {
+		if err := checkDecidable(req, rows, caller); err != nil {
 			return answer{}, err
 		}
 		updated, err := q.DecisionApply(ctx, db.DecisionApplyParams{
@@ -167,9 +171,10 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 }
 
 // checkDecidable checks the locked rows of a decision batch: every id
-// found, the deadline ahead by the database's clock, and each application
-// submitted, not the caller's own and not answered or expired.
-func checkDecidable(req decisionRequest, rows []db.DecisionLockApplicationsRow, me uuid.UUID) error {
+// found (404), none the caller has a conflict of interest with (403), the
+// deadline ahead by the database's clock and each application submitted
+// and not answered or expired (400).
+func checkDecidable(req decisionRequest, rows []db.DecisionLockApplicationsRow, caller *Principal) error {
 	if len(rows) < len(req.ids) {
 		found := make(map[uuid.UUID]bool, len(rows))
 		for _, row := range rows {
@@ -185,18 +190,37 @@ func checkDecidable(req decisionRequest, rows []db.DecisionLockApplicationsRow, 
 			Message: "No application with id " + strings.Join(missing, ", "),
 			Details: map[string]string{"application_ids": "not found: " + strings.Join(missing, ", ")}}
 	}
+	// Conflicts of interest refuse the whole batch, naming each one.
+	conflicted := map[conflict.Kind][]string{}
+	for _, row := range rows {
+		if k := conflictOf(caller, row.ProfileID, row.TeamMembers); k != conflict.None {
+			conflicted[k] = append(conflicted[k], row.ID.String())
+		}
+	}
+	if len(conflicted) > 0 {
+		var msg string
+		for _, k := range []conflict.Kind{conflict.Own, conflict.Team} {
+			if ids := conflicted[k]; len(ids) > 0 {
+				why := k.Message("decide on") + ": " + strings.Join(ids, ", ")
+				if msg != "" {
+					msg += "; " + strings.ToLower(why[:1]) + why[1:]
+				} else {
+					msg = why
+				}
+			}
+		}
+		return apperr.WithMessage(apperr.Forbidden, "Forbidden", msg)
+	}
 	// The deadline against the database's clock, the one RSVPs use.
 	if req.deadline != nil && !req.deadline.After(rows[0].DbNow) {
 		return apperr.ValidationFailed(apperr.Fields{"rsvp_deadline": "must be in the future"})
 	}
-	var notSubmitted, own, answered, expired []string
+	var notSubmitted, answered, expired []string
 	for _, row := range rows {
 		id := row.ID.String()
 		switch {
 		case hackathon.Status(row.Status) != hackathon.StatusSubmitted:
 			notSubmitted = append(notSubmitted, id)
-		case row.ProfileID == me:
-			own = append(own, id)
 		case row.Rsvp != nil && hackathon.Rsvp(*row.Rsvp) == hackathon.RsvpExpired:
 			expired = append(expired, id)
 		case row.Rsvp != nil:
@@ -207,7 +231,7 @@ func checkDecidable(req decisionRequest, rows []db.DecisionLockApplicationsRow, 
 	for _, g := range []struct {
 		label string
 		ids   []string
-	}{{"not submitted", notSubmitted}, {"your own application", own}, {"already answered", answered}, {"offer expired", expired}} {
+	}{{"not submitted", notSubmitted}, {"already answered", answered}, {"offer expired", expired}} {
 		if len(g.ids) > 0 {
 			why = append(why, g.label+": "+strings.Join(g.ids, ", "))
 		}

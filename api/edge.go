@@ -76,8 +76,10 @@ func requestID(next http.Handler) http.Handler {
 
 // securityHeaders sets the headers every answer carries: no MIME sniffing
 // and no Referer sent onwards. Answers about credentials and the caller's
-// profile are also never stored by a cache. Handlers may add to these (the
-// API reference page sets its own Content-Security-Policy).
+// profile are also never stored by a cache (as are all answers of routes
+// that need a signed-in caller: the policy gate marks those). Handlers may
+// add to these (the API reference page sets its own
+// Content-Security-Policy).
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()

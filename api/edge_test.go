@@ -146,6 +146,8 @@ func TestSecurityHeaders(t *testing.T) {
 		{"/api/auth/login", true},
 		{"/api/auth/nope", true},
 		{"/api/profile", true},
+		{"/api/applications", true},        // every route that needs a signed-in caller
+		{"/api/admin/memberships/x", true}, // the gate's refusals too
 		{"/api/openapi.yaml", false},
 		{"/api/nope", false},
 		{"/api/profiles", false},

@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -102,8 +103,8 @@ func (r *launchRequest) Validate() apperr.Fields {
 	if !codehost.ValidDatabase(r.Database) {
 		f.Add("database", "must be one of "+strings.Join(codehost.Databases, ", "))
 	}
-	if r.TeamSlug == "" || len(r.TeamSlug) > 100 || strings.ContainsAny(r.TeamSlug, "/ ") {
-		f.Add("team_slug", "must name a team of the organization")
+	if why := codehost.CheckTeamSlug(r.TeamSlug); why != "" {
+		f.Add("team_slug", why)
 	}
 	return f
 }
@@ -112,10 +113,13 @@ func orFalse(b *bool) bool { return b != nil && *b }
 
 // launchProject is POST /api/codehost/foundry/launch (admin): it records
 // the project with its steps pending and queues its FoundryLaunch
-// workflow in the same transaction, then answers 202. A name held by a
-// project that is running or succeeded is 409.
+// workflow in the same transaction, then answers 202. The team slug must
+// be one the code host lists (400 otherwise), checked before anything is
+// recorded or created. A name held by a project that is running or
+// succeeded is 409.
 func (s *Server) launchProject(w http.ResponseWriter, r *http.Request) error {
-	if _, err := s.needCodeHost(); err != nil {
+	h, err := s.needCodeHost()
+	if err != nil {
 		return err
 	}
 	var req launchRequest
@@ -123,11 +127,18 @@ func (s *Server) launchProject(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
+	teams, err := h.Teams(ctx)
+	if err != nil {
+		return s.codeHostFailed(r, err)
+	}
+	if !slices.ContainsFunc(teams, func(t codehost.Team) bool { return t.Slug == req.TeamSlug }) {
+		return apperr.ValidationFailed(apperr.Fields{"team_slug": "no team " + req.TeamSlug + " in the organization (GET /api/codehost/teams lists them)"})
+	}
 	me := principalFrom(ctx).ProfileID
 	id := uuid.New()
 	private := req.Private == nil || *req.Private // private unless asked otherwise
 	workflowID := workflows.FoundryLaunchID(id)
-	err := s.store.InTx(ctx, func(q *db.Queries) error {
+	err = s.store.InTx(ctx, func(q *db.Queries) error {
 		p, err := q.FoundryProjectInsert(ctx, db.FoundryProjectInsertParams{
 			ID: id, Name: req.Name, Description: req.Description, ProjectType: req.ProjectType,
 			Database: req.Database, Redis: orFalse(req.Redis), S3: orFalse(req.S3), TeamSlug: req.TeamSlug,

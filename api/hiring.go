@@ -27,6 +27,10 @@ var (
 		"Move or delete the position's application questions first, or close it instead")
 	errOfferAccepted = apperr.WithMessage(apperr.Conflict, "Offer already accepted", "This applicant has accepted another offer this term")
 	errPresidentOnly = apperr.WithMessage(apperr.Forbidden, "Forbidden", "Only the President may set this status")
+	errNotHiringTerm = apperr.WithMessage(apperr.Conflict, "Not the hiring term",
+		"Only the hiring term (the term that starts last) can be finalized")
+	errNothingToFinalize = apperr.WithMessage(apperr.Conflict, "Nothing to finalize",
+		"Finalization needs at least one accepted offer")
 )
 
 // positionJSON is a position as the API shows it.
@@ -439,7 +443,9 @@ func (b *statusBody) Validate() apperr.Fields {
 
 // patchSelection is PATCH /api/applications/review/{selection_id} (VP)
 // and PATCH /api/applications/hiring/selections/{id} (President): one
-// status change, checked in order scope (404), role (403), move (409).
+// status change, checked in order scope (404), conflict of interest (403:
+// nobody moves their own selection or one whose application lists them as
+// a team member), role (403), move (409).
 // The same status again changes nothing; a change is recorded in
 // selection_events, and an offer or a rejection emails the applicant once
 // the transaction commits.
@@ -467,6 +473,9 @@ func (s *Server) patchSelection(param string) handlerFunc {
 			}
 			if !scope.Covers(sel.PositionSubteam) {
 				return errSelectionMissing
+			}
+			if err := conflictErr(conflictOf(p, sel.ProfileID, sel.TeamMembers), "change the status of"); err != nil {
+				return err
 			}
 			from := hiring.Status(sel.Status)
 			var me *hiring.MoveError
@@ -628,8 +637,11 @@ func (b *finalizeBody) Validate() apperr.Fields {
 
 // finalizeHiring is POST /api/applications/hiring/finalize (President):
 // claims the term's finalization and queues its workflow in one
-// transaction. A repeated call queues nothing new (the first request's
-// link is kept) and answers the same workflow id.
+// transaction. Only the hiring term can be finalized (409 otherwise), and
+// only with at least one accepted offer (409): finalizing ends the roles of
+// the execs of earlier terms and cannot be undone. A repeated call queues
+// nothing new (the first request's link is kept) and answers the same
+// workflow id, even once another term has become the hiring term.
 func (s *Server) finalizeHiring(w http.ResponseWriter, r *http.Request) error {
 	var body finalizeBody
 	if err := decode(w, r, &body); err != nil {
@@ -647,6 +659,15 @@ func (s *Server) finalizeHiring(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
+		switch _, err := q.HiringFinalizationGet(ctx, termID); {
+		case err == nil: // claimed already: the same answer
+		case !errors.Is(err, db.ErrNotFound):
+			return err
+		default:
+			if err := checkFinalizable(ctx, q, termID); err != nil {
+				return err
+			}
+		}
 		f, err := q.HiringFinalizationClaim(ctx, db.HiringFinalizationClaimParams{TermID: termID, WorkflowID: id,
 			AllHandsUrl: strings.TrimSpace(body.AllHandsURL), RequestedBy: &me})
 		if err != nil {
@@ -663,5 +684,25 @@ func (s *Server) finalizeHiring(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeJSON(w, http.StatusAccepted, map[string]any{"workflow_id": id})
+	return nil
+}
+
+// checkFinalizable refuses to finalize a term that is not the hiring term
+// or has no accepted offer.
+func checkFinalizable(ctx context.Context, q *db.Queries, termID uuid.UUID) error {
+	latest, err := q.TermHiring(ctx)
+	if err != nil {
+		return err
+	}
+	if latest.ID != termID {
+		return errNotHiringTerm
+	}
+	hires, err := q.SelectionAccepted(ctx, termID)
+	if err != nil {
+		return err
+	}
+	if len(hires) == 0 {
+		return errNothingToFinalize
+	}
 	return nil
 }

@@ -178,15 +178,37 @@ func loadMembershipParam(r *http.Request) (uuid.UUID, error) {
 // an exec sees after scanning a member's QR code. The signature proves the
 // link came from the member's own code.
 func (s *Server) adminGetMembership(w http.ResponseWriter, r *http.Request) error {
-	idText := chi.URLParam(r, "id")
-	if s.qrSigner.Verify(idText, r.URL.Query().Get("sig")) != nil {
-		return errBadMembershipSig
+	if err := s.checkQRSignature(r, nil); err != nil {
+		return err
 	}
 	id, err := loadMembershipParam(r)
 	if err != nil {
 		return err
 	}
 	return s.writeMembershipDetail(w, r, id, http.StatusOK)
+}
+
+// checkQRSignature verifies the signature of the member's QR link for the
+// {id} of the path: ?sig= and, when given, the body's sig. At least one
+// must be there, and each one there must verify (403 otherwise).
+func (s *Server) checkQRSignature(r *http.Request, bodySig *string) error {
+	idText := chi.URLParam(r, "id")
+	var sigs []string
+	if q := r.URL.Query(); q.Has("sig") {
+		sigs = append(sigs, q.Get("sig"))
+	}
+	if bodySig != nil {
+		sigs = append(sigs, *bodySig)
+	}
+	if len(sigs) == 0 {
+		return errBadMembershipSig
+	}
+	for _, sig := range sigs {
+		if s.qrSigner.Verify(idText, sig) != nil {
+			return errBadMembershipSig
+		}
+	}
+	return nil
 }
 
 func (s *Server) writeMembershipDetail(w http.ResponseWriter, r *http.Request, id uuid.UUID, status int) error {
@@ -281,7 +303,10 @@ func (s *Server) adminListMemberships(w http.ResponseWriter, r *http.Request) er
 type paymentBody struct {
 	Method      string `json:"method"`
 	AmountCents *int64 `json:"amount_cents"`
-	dues        int64
+	// Sig is the signature of the member's QR link; it may come in the
+	// query (?sig=, as the QR page's URL has it) instead.
+	Sig  *string `json:"sig"`
+	dues int64
 }
 
 func (b *paymentBody) Validate() apperr.Fields {
@@ -300,16 +325,23 @@ func (b *paymentBody) Validate() apperr.Fields {
 	return f
 }
 
-// recordPayment is POST /api/admin/memberships/{id}/payments (admin): an
-// exec marks a membership paid in person, once; the member gets the
-// confirmation email once.
+// recordPayment is POST /api/admin/memberships/{id}/payments?sig= (admin):
+// an exec marks a membership paid in person, once, from the page the
+// member's QR code opens; the member gets the confirmation email once. The
+// signature of that code (in the query or the body; both, when both are
+// sent) proves the member showed it: without it, or with a wrong one, the
+// answer is 403 and nothing is recorded, whether the membership exists or
+// not.
 func (s *Server) recordPayment(w http.ResponseWriter, r *http.Request) error {
-	id, err := loadMembershipParam(r)
-	if err != nil {
-		return err
-	}
 	body := paymentBody{dues: s.cfg.MembershipDuesCents}
 	if err := decode(w, r, &body); err != nil {
+		return err
+	}
+	if err := s.checkQRSignature(r, body.Sig); err != nil {
+		return err
+	}
+	id, err := loadMembershipParam(r)
+	if err != nil {
 		return err
 	}
 	ctx := r.Context()

@@ -231,6 +231,17 @@ func (s *Server) putForm(kind onboarding.Kind) handlerFunc {
 			if f := onboarding.Validate(sub, st.roleOptions, onboarding.HeadshotKeys(st.term.ID, kind, me)); len(f) > 0 {
 				return apperr.ValidationFailed(f)
 			}
+			// A new key must name an object that was uploaded: a form
+			// pointing at nothing would have nothing to export.
+			if k := sub.HeadshotKey; k != nil && (old.HeadshotKey == nil || *old.HeadshotKey != *k) {
+				ok, err := s.blob.Exists(ctx, *k)
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return apperr.ValidationFailed(apperr.Fields{"headshot_key": "no headshot was uploaded under this key; upload it first"})
+				}
+			}
 			out, err = q.ExecFormSubmissionUpsert(ctx, db.ExecFormSubmissionUpsertParams{TermID: st.term.ID, ProfileID: me,
 				Kind: string(kind), DisplayName: sub.DisplayName, Email: sub.Email, Role: sub.Role, TermType: sub.TermType,
 				HeadshotKey: sub.HeadshotKey, HeadshotConsent: sub.HeadshotConsent, ChatHandle: sub.ChatHandle,
@@ -321,7 +332,8 @@ func readHeadshot(w http.ResponseWriter, r *http.Request, timeout time.Duration)
 
 // uploadHeadshot is POST /api/onboarding/headshot and
 // /api/onboarding/returning/headshot. The caller and window are checked
-// before the body is read; the object is stored byte for byte under the
+// before the body is read, and the upload takes one of the account's
+// places (429 beyond); the object is stored byte for byte under the
 // caller's key, and an existing submission points at it. A headshot of the
 // other image type is then removed.
 func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
@@ -331,6 +343,11 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 		if _, err := openForm(ctx, s.store.Queries, r, kind, me); err != nil {
 			return err
 		}
+		release, err := s.uploadPlace(w, me)
+		if err != nil {
+			return err
+		}
+		defer release()
 		data, _, err := readHeadshot(w, r, s.cfg.UploadTimeout)
 		if err != nil {
 			return err
@@ -510,43 +527,52 @@ func (s *Server) exportCSV(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// missingList is the name of the ZIP entry that lists the headshots the
+// object store did not have.
+const missingList = "missing.txt"
+
 // exportHeadshots is GET /api/onboarding/headshots.zip?term_id=&kind=: the
 // headshots in scope as a ZIP of stored (not deflated) entries, each copied
 // from the object store to the client as it is read, so memory stays
-// constant however many there are. Every object is checked to exist before
-// the first byte is written.
+// constant however many there are. A headshot missing from the store is
+// skipped and named in a last entry, missing.txt, so one lost object never
+// keeps the others from being exported.
 func (s *Server) exportHeadshots(w http.ResponseWriter, r *http.Request) error {
 	t, kind, rows, err := s.reviewSubmissions(r)
 	if err != nil {
 		return err
 	}
 	ctx := r.Context()
-	type entry struct{ name, key string }
-	var entries []entry
-	for _, row := range rows {
-		if row.HeadshotKey == nil {
-			continue
-		}
-		ok, err := s.blob.Exists(ctx, *row.HeadshotKey)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			s.log.ErrorContext(ctx, "headshot missing from the object store", "key", *row.HeadshotKey)
-			return apperr.WithMessage(apperr.Conflict, "Headshot missing",
-				"The headshot of "+row.DisplayName+" is missing from storage; ask them to upload it again")
-		}
-		entries = append(entries, entry{onboarding.ZipName(row.DisplayName, row.ProfileID, *row.HeadshotKey), *row.HeadshotKey})
-	}
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", exportFilename(t, kind, "zip")))
 	w.WriteHeader(http.StatusOK)
 	zw := zip.NewWriter(w)
-	for _, e := range entries {
-		if err := s.zipEntry(ctx, zw, e.name, e.key); err != nil {
+	var missing strings.Builder
+	for _, row := range rows {
+		if row.HeadshotKey == nil {
+			continue
+		}
+		key := *row.HeadshotKey
+		err := s.zipEntry(ctx, zw, onboarding.ZipName(row.DisplayName, row.ProfileID, key), key)
+		if errors.Is(err, storage.ErrNotFound) {
+			s.log.WarnContext(ctx, "headshot missing from the object store", "key", key)
+			fmt.Fprintf(&missing, "%s (%s): %s\r\n", row.DisplayName, row.ProfileID, key)
+			continue
+		}
+		if err != nil {
 			// The status is sent: end the response without the central
 			// directory, so the client sees a broken archive, and log why.
-			s.log.ErrorContext(ctx, "headshot zip", "key", e.key, "err", err)
+			s.log.ErrorContext(ctx, "headshot zip", "key", key, "err", err)
+			return nil
+		}
+	}
+	if missing.Len() > 0 {
+		fw, err := zw.CreateHeader(&zip.FileHeader{Name: missingList, Method: zip.Store, Modified: time.Now().UTC()})
+		if err == nil {
+			_, err = io.WriteString(fw, "Headshots missing from storage (ask these people to upload theirs again):\r\n"+missing.String())
+		}
+		if err != nil {
+			s.log.ErrorContext(ctx, "headshot zip", "entry", missingList, "err", err)
 			return nil
 		}
 	}
@@ -556,12 +582,10 @@ func (s *Server) exportHeadshots(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// zipEntry streams one object into the archive as a stored entry.
+// zipEntry streams one object into the archive as a stored entry. An
+// object the store does not have is storage.ErrNotFound, and adds nothing.
 func (s *Server) zipEntry(ctx context.Context, zw *zip.Writer, name, key string) error {
 	body, _, err := s.blob.Get(ctx, key)
-	if errors.Is(err, storage.ErrNotFound) {
-		return fmt.Errorf("vanished after the check: %w", err)
-	}
 	if err != nil {
 		return err
 	}

@@ -78,7 +78,8 @@ func principalFrom(ctx context.Context) *Principal {
 
 // enforce is the deny-by-default gate. It resolves the route the request
 // will reach, on exactly the path and method the router matches (see
-// routePath), looks its policy up in the table, refuses cross-site unsafe
+// routePath), looks its policy up in the table, marks every answer of a
+// non-public route Cache-Control: no-store, refuses cross-site unsafe
 // requests signed in with the cookie, authenticates the caller when the
 // policy needs one and checks the body's type. The route it resolved goes
 // into the context, and each handler runs only under that route (gated),
@@ -98,6 +99,13 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 				writeError(w, r, apperr.New(apperr.Forbidden, "Forbidden"))
 				return
 			}
+			if policy != Public {
+				// A signed-in route's answers carry personal data or
+				// signed links (applications, memberships, admin views,
+				// exports): no cache may keep them. A handler may still
+				// set its own (a page's HTML shell).
+				w.Header().Set("Cache-Control", "no-store")
+			}
 			// A cookie on a cross-site request that changes state is not a
 			// credential: refused where a caller is needed, ignored on
 			// public routes.
@@ -106,22 +114,23 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 				writeError(w, r, errCrossSite)
 				return
 			}
+			// A refusal on a page is a redirect (refuse).
 			var p *Principal
 			if !cookieOnly {
 				var err error
 				p, err = s.auth.Authenticate(r)
 				if err != nil && policy != Public {
-					writeError(w, r, err)
+					s.refuse(w, r, route, err)
 					return
 				}
 			}
 			if policy != Public {
 				if p == nil {
-					writeError(w, r, apperr.New(apperr.Unauthorized, "Unauthorized"))
+					s.refuse(w, r, route, apperr.New(apperr.Unauthorized, "Unauthorized"))
 					return
 				}
 				if !p.Allows(policy) {
-					writeError(w, r, apperr.New(apperr.Forbidden, "Forbidden"))
+					s.refuse(w, r, route, apperr.New(apperr.Forbidden, "Forbidden"))
 					return
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -30,9 +31,13 @@ type RateLimits struct {
 	// email) of one email from one client IP; a successful login does not
 	// count. Keyed by IP as well, so nobody elsewhere can lock the owner
 	// out.
-	LoginPerEmail               RateLimit
-	ForgotPerIP, ForgotPerEmail RateLimit
-	SignupPerIP, ResetPerIP     RateLimit
+	LoginPerEmail RateLimit
+	// ForgotPerIP and ForgotPerEmailIP answer 429. ForgotPerEmail is the
+	// rate at which reset links are mailed to one address, whoever asks:
+	// above it the answer stays 200 and nothing is sent, so nobody can
+	// lock the owner out or retire the link mailed last.
+	ForgotPerIP, ForgotPerEmailIP, ForgotPerEmail RateLimit
+	SignupPerIP, ResetPerIP                       RateLimit
 	// SearchPerCaller limits team-member search per signed-in account.
 	SearchPerCaller RateLimit
 }
@@ -40,13 +45,14 @@ type RateLimits struct {
 // DefaultRateLimits never lock an account; they slow guessing, hashing and
 // mailing down.
 var DefaultRateLimits = RateLimits{
-	LoginPerIP:      RateLimit{Requests: 30, Window: time.Minute},
-	LoginPerEmail:   RateLimit{Requests: 20, Window: 5 * time.Minute},
-	ForgotPerIP:     RateLimit{Requests: 10, Window: 15 * time.Minute},
-	ForgotPerEmail:  RateLimit{Requests: 3, Window: 15 * time.Minute},
-	SignupPerIP:     RateLimit{Requests: 10, Window: time.Hour},
-	ResetPerIP:      RateLimit{Requests: 10, Window: 15 * time.Minute},
-	SearchPerCaller: RateLimit{Requests: 60, Window: time.Minute},
+	LoginPerIP:       RateLimit{Requests: 30, Window: time.Minute},
+	LoginPerEmail:    RateLimit{Requests: 20, Window: 5 * time.Minute},
+	ForgotPerIP:      RateLimit{Requests: 10, Window: 15 * time.Minute},
+	ForgotPerEmailIP: RateLimit{Requests: 3, Window: 15 * time.Minute},
+	ForgotPerEmail:   RateLimit{Requests: 3, Window: 15 * time.Minute},
+	SignupPerIP:      RateLimit{Requests: 10, Window: time.Hour},
+	ResetPerIP:       RateLimit{Requests: 10, Window: 15 * time.Minute},
+	SearchPerCaller:  RateLimit{Requests: 60, Window: time.Minute},
 }
 
 // limiters are a server's limits. The counters live in PostgreSQL
@@ -54,7 +60,7 @@ var DefaultRateLimits = RateLimits{
 // client spreading its requests over replicas gets what one replica
 // would give it.
 type limiters struct {
-	loginIP, loginFailures, forgotIP, forgotEmail, signupIP, resetIP, search limiter
+	loginIP, loginFailures, forgotIP, forgotEmailIP, forgotEmail, signupIP, resetIP, search limiter
 }
 
 func newLimiters(l RateLimits, store *db.Store, log *slog.Logger) limiters {
@@ -73,7 +79,8 @@ func newLimiters(l RateLimits, store *db.Store, log *slog.Logger) limiters {
 		loginIP:       pick("login-ip", l.LoginPerIP, d.LoginPerIP),
 		loginFailures: pick("login-failures", l.LoginPerEmail, d.LoginPerEmail),
 		forgotIP:      pick("forgot-ip", l.ForgotPerIP, d.ForgotPerIP),
-		forgotEmail:   pick("forgot-email", l.ForgotPerEmail, d.ForgotPerEmail),
+		forgotEmailIP: pick("forgot-email-ip", l.ForgotPerEmailIP, d.ForgotPerEmailIP),
+		forgotEmail:   pick("forgot-mail", l.ForgotPerEmail, d.ForgotPerEmail),
 		signupIP:      pick("signup-ip", l.SignupPerIP, d.SignupPerIP),
 		resetIP:       pick("reset-ip", l.ResetPerIP, d.ResetPerIP),
 		search:        pick("search", l.SearchPerCaller, d.SearchPerCaller),
@@ -167,6 +174,23 @@ func (l limiter) over(w http.ResponseWriter, r *http.Request, key string) func()
 	}
 }
 
+// take counts the request under key and reports true, unless key is at
+// its limit (false, nothing counted): for a limit whose excess is not
+// refused but served differently. An unreadable counter is the 503 of
+// down.
+func (l limiter) take(w http.ResponseWriter, r *http.Request, key string) (bool, error) {
+	_, err := l.c.store.RateLimitTake(r.Context(), db.RateLimitTakeParams{
+		Key: l.key(key), WindowSeconds: l.window(), MaxCount: int32(l.limit.Requests)})
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, l.down(w, err)
+	}
+	l.c.maybeSweep()
+	return true, nil
+}
+
 // full reports, without counting anything, whether key has used up its
 // limit (429 with Retry-After). It goes with fail, for limits that count
 // failures only. Its call sites pass no request, so the look-up gets its
@@ -198,18 +222,31 @@ func (l limiter) fail(r *http.Request, key string) {
 	}
 }
 
-// clientIP is the caller's address as the RealIP middleware left it.
-func clientIP(r *http.Request) string {
+// clientKey is the one key the per-IP limits count a client under: the
+// address the edge settled on (realIP), IPv4 as it is (an IPv4-mapped IPv6
+// address as its IPv4) and IPv6 by its /64, the block one subscriber is
+// usually given, so a client cannot take a fresh bucket for each address
+// of its own network.
+func clientKey(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		host = r.RemoteAddr
 	}
-	return host
+	addr, err := netip.ParseAddr(host)
+	if err != nil {
+		return host
+	}
+	addr = addr.Unmap().WithZone("")
+	if addr.Is4() {
+		return addr.String()
+	}
+	return netip.PrefixFrom(addr, 64).Masked().String()
 }
 
 func emailKey(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
 
-// emailIPKey keys failed logins by email and client IP.
+// emailIPKey keys a limit by email and client (failed logins,
+// forgot-password).
 func emailIPKey(email string, r *http.Request) string {
-	return emailKey(email) + "\x00" + clientIP(r)
+	return emailKey(email) + "\x00" + clientKey(r)
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -109,7 +110,7 @@ type matchBody struct {
 func (b *matchBody) Validate() apperr.Fields {
 	f := apperr.Fields{}
 	b.Email = strings.TrimSpace(b.Email)
-	if b.Email == "" || len(b.Email) > 254 || !strings.Contains(b.Email, "@") {
+	if b.Email == "" || utf8.RuneCountInString(b.Email) > maxEmail || !strings.Contains(b.Email, "@") {
 		f.Add("email", "must be an email address")
 	}
 	return f

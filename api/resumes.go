@@ -15,6 +15,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hackathon"
 	"hackdesk/outbox"
 	"hackdesk/resume"
 	"hackdesk/workflows"
@@ -34,7 +35,13 @@ const maxPartHeader = 8 << 10
 // config.UploadTimeout is zero: 10 MB at 85 KB/s.
 const defaultUploadTimeout = 2 * time.Minute
 
+// maxUploadsPerAccount is how many uploads one account may run at once,
+// in one API process; more answer 429.
+const maxUploadsPerAccount = 2
+
 var (
+	errUploadsBusy = apperr.WithMessage(apperr.RateLimited, "Too many requests",
+		"At most 2 uploads at once: wait for your other uploads to finish")
 	errResumeTooLarge = apperr.WithMessage(apperr.TooLarge, "File too large", "A resume may be at most 10 MB")
 	errResumeType     = apperr.WithMessage(apperr.Unsupported, "Unsupported file type", "A resume must be a PDF, DOC or DOCX file whose content matches its extension")
 	errUploadTimeout  = apperr.WithMessage(apperr.Timeout, "Request timeout", "The upload was not received in time")
@@ -122,12 +129,41 @@ func readResumePart(w http.ResponseWriter, r *http.Request, timeout time.Duratio
 	}
 }
 
+// uploadPlace takes one of the account's upload places, or answers 429
+// with Retry-After when it holds them all. The returned function gives it
+// back.
+func (s *Server) uploadPlace(w http.ResponseWriter, account uuid.UUID) (func(), error) {
+	release, ok := s.uploads.TryAcquire(account.String())
+	if !ok {
+		w.Header().Set("Retry-After", "5")
+		return nil, errUploadsBusy
+	}
+	return release, nil
+}
+
 // uploadResume stores a new resume and points the application at it. The
-// object is written under the application's row lock, then the row is
+// draft is checked before the body is read (404 without an application,
+// 409 once submitted), and the upload takes one of the account's places.
+// The object is written under the application's row lock, then the row is
 // updated, and a ResumeCleanup workflow is queued in the same transaction
 // (package outbox) for the object it replaces. If anything fails, the old
 // resume stays current.
 func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	me := principalFrom(ctx).ProfileID
+	switch a, err := s.store.ApplicationGetByProfile(ctx, me); {
+	case errors.Is(err, db.ErrNotFound):
+		return errNoApplication
+	case err != nil:
+		return err
+	case hackathon.Status(a.Status) != hackathon.StatusDraft:
+		return errAlreadySubmitted
+	}
+	release, err := s.uploadPlace(w, me)
+	if err != nil {
+		return err
+	}
+	defer release()
 	filename, data, err := readResumePart(w, r, s.cfg.UploadTimeout)
 	if err != nil {
 		return err
@@ -136,8 +172,6 @@ func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return errResumeType
 	}
-	ctx := r.Context()
-	me := principalFrom(ctx).ProfileID
 	name := resume.SafeName(filename)
 	key := me.String() + "/" + name
 	err = s.store.InTx(ctx, func(q *db.Queries) error {
@@ -148,7 +182,9 @@ func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
 		if err := s.blob.Put(ctx, key, typ.ContentType, bytes.NewReader(data), int64(len(data))); err != nil {
 			return fmt.Errorf("store resume: %w", err)
 		}
-		if err := q.ApplicationSetResume(ctx, db.ApplicationSetResumeParams{ID: a.ID, ResumeKey: &key, ResumeName: &name}); err != nil {
+		kind := typ.Kind()
+		if err := q.ApplicationSetResume(ctx, db.ApplicationSetResumeParams{
+			ID: a.ID, ResumeKey: &key, ResumeName: &name, ResumeType: &kind}); err != nil {
 			return err
 		}
 		if a.ResumeKey == nil || *a.ResumeKey == key {
@@ -172,9 +208,11 @@ type resumeJSON struct {
 	} `json:"resume"`
 	URL *string `json:"url"`
 	Key *string `json:"key"`
+	// PreviewURL shows a PDF in place (resumeLinks); null otherwise.
+	PreviewURL *string `json:"preview_url"`
 }
 
-// getResume answers the caller's resume with a signed link. There is no
+// getResume answers the caller's resume with its signed links. There is no
 // parameter naming another user: the owner is always the caller.
 func (s *Server) getResume(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
@@ -185,14 +223,14 @@ func (s *Server) getResume(w http.ResponseWriter, r *http.Request) error {
 	case err != nil:
 		return err
 	case a.ResumeKey != nil:
-		link, err := s.blob.PresignGet(ctx, *a.ResumeKey, *a.ResumeName, resumeLinkTTL)
+		links, err := resumeLinksOf(ctx, s.store.Queries, s.blob, s.log, a)
 		if err != nil {
 			return err
 		}
 		out.Resume = &struct {
 			Name string `json:"name"`
 		}{Name: *a.ResumeName}
-		out.URL, out.Key = &link, a.ResumeKey
+		out.URL, out.Key, out.PreviewURL = links.Download, a.ResumeKey, links.Preview
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

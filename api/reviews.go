@@ -18,8 +18,6 @@ var (
 	errQueueEmpty       = apperr.New(apperr.NotFound, "No applications left to review")
 	errReviewAppMissing = apperr.New(apperr.NotFound, "Application not found")
 	errAlreadyReviewed  = apperr.WithMessage(apperr.Conflict, "Already reviewed", "You have already reviewed this application")
-	errOwnApplication   = apperr.WithMessage(apperr.Forbidden, "Forbidden", "You cannot review your own application")
-	errTeamApplication  = apperr.WithMessage(apperr.Forbidden, "Forbidden", "You cannot review an application that lists you as a team member")
 )
 
 // nextApplication is GET /api/applications/random: the application the
@@ -38,7 +36,7 @@ func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	view, err := reviewViewOf(ctx, s.store.Queries, s.blob, row.Application, row.TeamMembersWithNames)
+	view, err := reviewViewOf(ctx, s.store.Queries, s.blob, s.log, row.Application, row.TeamMembersWithNames)
 	if err != nil {
 		return err
 	}
@@ -128,20 +126,17 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 
 // whyNotReviewed explains a review that was not inserted: unknown or draft
 // 404, a conflict of interest (own application, or listed on its team)
-// 403, else a review already given 409.
+// 403 naming it, else a review already given 409.
 func (s *Server) whyNotReviewed(ctx context.Context, appID uuid.UUID, me *Principal) error {
-	app, err := s.store.ApplicationReviewConflict(ctx, db.ApplicationReviewConflictParams{
-		ApplicationID: appID, ReviewerID: me.ProfileID, ReviewerEmail: me.Email,
-	})
+	app, err := s.store.ApplicationReviewConflict(ctx, appID)
 	switch {
 	case errors.Is(err, db.ErrNotFound), err == nil && hackathon.Status(app.Status) != hackathon.StatusSubmitted:
 		return errReviewAppMissing
 	case err != nil:
 		return err
-	case app.Own:
-		return errOwnApplication
-	case app.OnTeam:
-		return errTeamApplication
+	}
+	if err := conflictErr(conflictOf(me, app.ProfileID, app.TeamMembers), "review"); err != nil {
+		return err
 	}
 	return errAlreadyReviewed
 }

@@ -4,8 +4,11 @@ package api
 
 import (
 	_ "embed"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -21,6 +24,7 @@ import (
 	"hackdesk/signing"
 	"hackdesk/slots"
 	"hackdesk/storage"
+	"hackdesk/web"
 )
 
 //go:embed openapi.yaml
@@ -38,8 +42,8 @@ type Deps struct {
 	Auth     Authenticator // nil means sessions in the store
 	Logger   *slog.Logger
 	Limits   *RateLimits // nil means DefaultRateLimits
-	// Reads serves the leaderboard's queries; nil means Store. Tests wrap it
-	// to make one part fail.
+	// Reads serves the leaderboard's queries and the page guards' reads;
+	// nil means Store. Tests wrap it to make one part fail.
 	Reads db.Querier
 	// CodeHost serves the Foundry routes; nil means none is configured and
 	// they answer 503.
@@ -47,6 +51,10 @@ type Deps struct {
 	// DKIMLookup finds shops' DKIM keys for the membership webhook; nil
 	// means DKIM_TXT_FILE when set, else DNS.
 	DKIMLookup receipts.LookupTXT
+	// Web is the front end's build the pages and assets are served from;
+	// nil means the directory Config.WebDir (WEB_DIR) when set, read on
+	// every request, else the build embedded in the binary.
+	Web fs.FS
 }
 
 // Server serves the API.
@@ -73,9 +81,18 @@ type Server struct {
 	// stores, verifies and claims a receipt) cannot take every connection
 	// from the rest of the API: the provider retries a 503.
 	webhooks *slots.Slots
+	// uploads bounds the uploads (resume, headshot) one account runs at
+	// once: each holds its file in memory while it is read.
+	uploads *slots.PerKey
 	// tokenSweep and idemSweep delete expired webhook tokens and
 	// idempotency keys now and then.
 	tokenSweep, idemSweep sweeper
+	// web serves the front end's files; pageRoute marks the routes of the
+	// policy table that are pages (IsPage); webCSP is their
+	// Content-Security-Policy.
+	web       *webFiles
+	pageRoute map[string]bool
+	webCSP    string
 }
 
 // route is one row of the policy table. Its handler returns its error
@@ -89,9 +106,10 @@ type route struct {
 }
 
 // routes is the policy table: every endpoint, who may call it, and its
-// handler.
+// handler; then the front end's pages and assets (webRoutes, from the page
+// table in pages.go).
 func (s *Server) routes() []route {
-	return []route{
+	api := []route{
 		{"GET", "/healthz", Public, s.healthz},
 		{"GET", "/readyz", Public, s.readyz},
 		{"GET", "/api/openapi.yaml", Public, s.openapi},
@@ -105,6 +123,7 @@ func (s *Server) routes() []route {
 		{"DELETE", "/api/auth/sessions", Authenticated, s.revokeOtherSessions},
 		{"POST", "/api/auth/forgot-password", Public, s.forgotPassword},
 		{"POST", "/api/auth/reset-password", Public, s.resetPassword},
+		{"GET", "/api/auth/session", Public, s.sessionStatus},
 		{"GET", "/api/profile", Authenticated, s.getProfile},
 		{"PATCH", "/api/profile", Authenticated, s.patchProfile},
 		{"POST", "/api/applications", Authenticated, s.createApplication},
@@ -173,6 +192,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/admin/receipts", Admin, s.listReceipts},
 		{"POST", "/api/admin/receipts/{id}/match", Admin, s.matchReceipt},
 	}
+	return append(api, s.webRoutes()...)
 }
 
 // New builds the router.
@@ -188,6 +208,8 @@ func New(d Deps) *Server {
 		log:       d.Logger,
 		policies:  map[string]Policy{},
 		codehost:  d.CodeHost,
+		pageRoute: map[string]bool{},
+		webCSP:    newWebCSP(d.Config),
 	}
 	if s.auth == nil {
 		s.auth = sessionAuth{store: d.Store}
@@ -205,6 +227,8 @@ func New(d Deps) *Server {
 	}
 	s.qrSigner, s.dkimLookup = s.signers(d)
 	s.webhooks = slots.New(d.Config.WebhookConcurrency, webhookGateWait)
+	s.uploads = slots.NewPerKey(maxUploadsPerAccount)
+	s.web = s.webBuild(d)
 	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
 	// The edge, in order: the request id (kept from the client only when
@@ -213,18 +237,41 @@ func New(d Deps) *Server {
 	// the policy gate.
 	r.Use(requestID, securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
 	r.Use(s.enforce(r))
-	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, apperr.New(apperr.NotFound, "Not found"))
-	})
+	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: "Method not allowed"})
 	})
 	for _, rt := range s.routes() {
-		s.policies[rt.method+" "+rt.pattern] = rt.policy
-		r.Method(rt.method, rt.pattern, s.gated(rt.method+" "+rt.pattern, rt.handler))
+		s.mount(r, rt)
+	}
+	for _, p := range s.pages() {
+		s.markPage(p)
 	}
 	s.handler = r
 	return s
+}
+
+// mount puts a row of the policy table on the router.
+func (s *Server) mount(r *chi.Mux, rt route) {
+	s.policies[rt.method+" "+rt.pattern] = rt.policy
+	r.Method(rt.method, rt.pattern, s.gated(rt.method+" "+rt.pattern, rt.handler))
+}
+
+// webBuild picks the front end's build: Deps.Web, else WEB_DIR (read on
+// every request, for the front end's dev loop), else the embedded one.
+func (s *Server) webBuild(d Deps) *webFiles {
+	switch {
+	case d.Web != nil:
+		return &webFiles{fsys: d.Web, cache: &sync.Map{}}
+	case d.Config.WebDir != "":
+		if st, err := os.Stat(d.Config.WebDir); err != nil || !st.IsDir() {
+			s.log.Error("WEB_DIR is not a directory: every page answers 404 until it is", "dir", d.Config.WebDir)
+		} else {
+			s.log.Info("serving the web front end from WEB_DIR, read on every request", "dir", d.Config.WebDir)
+		}
+		return &webFiles{fsys: web.Dir(d.Config.WebDir)}
+	}
+	return &webFiles{fsys: web.FS(), cache: &sync.Map{}}
 }
 
 // ServeHTTP implements http.Handler.

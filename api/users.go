@@ -47,7 +47,7 @@ func (s *Server) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	switch n := utf8.RuneCountInString(q); {
 	case n < minSearchLen:
 		return apperr.ValidationFailed(apperr.Fields{"q": "must be at least 3 characters of a name or email, or a whole email address"})
-	case len(q) > 100:
+	case n > 100:
 		return apperr.ValidationFailed(apperr.Fields{"q": "must be at most 100 characters"})
 	}
 	rows, err := s.store.ProfileSearchConfirmed(r.Context(), db.ProfileSearchConfirmedParams{

@@ -43,13 +43,18 @@ func CreateUser(ctx context.Context, store *db.Store, email, name, password, rol
 	if !oneOf(role, Roles) {
 		return db.Profile{}, fmt.Errorf("--role must be one of %s", strings.Join(Roles, ", "))
 	}
+	var display *string
+	if strings.TrimSpace(name) != "" {
+		// The rule sign-up and the profile apply.
+		n, why := auth.CheckDisplayName(name)
+		if why != "" {
+			return db.Profile{}, fmt.Errorf("--name %s", why)
+		}
+		display = &n
+	}
 	hash, err := auth.HashPassword(ctx, password, auth.DefaultParams)
 	if err != nil {
 		return db.Profile{}, err
-	}
-	var display *string
-	if name = strings.TrimSpace(name); name != "" {
-		display = &name
 	}
 	now := time.Now()
 	p, err := store.ProfileInsert(ctx, db.ProfileInsertParams{

@@ -2,7 +2,9 @@
 // for Foundry: the organization's teams and template repositories,
 // repositories made from a template, team access, and the setup Actions
 // workflow dispatched in each new repository. Rate-limit and
-// secondary-limit answers are retried after the time GitHub gives.
+// secondary-limit answers are retried after the time GitHub gives, or,
+// for a client made WithoutWaiting (Temporal activities), returned at once
+// as a *RateLimitError saying how long to wait.
 package codehost
 
 import (
@@ -33,7 +35,7 @@ type Config struct {
 	// template carries (e.g. foundry-setup.yml).
 	SetupWorkflow string
 	// MaxRateWait caps how long one call waits for a rate limit to pass
-	// before it gives up with ErrRateLimited; zero means two minutes.
+	// before it gives up with a *RateLimitError; zero means two minutes.
 	MaxRateWait time.Duration
 	// HTTPClient overrides the transport (tests).
 	HTTPClient *http.Client
@@ -47,12 +49,30 @@ var (
 	ErrRateLimited = errors.New("rate limited")
 )
 
+// RateLimitError is ErrRateLimited with how long the code host asked the
+// caller to wait before trying again.
+type RateLimitError struct {
+	RetryAfter time.Duration
+	err        error // the code host's answer
+}
+
+func (e *RateLimitError) Error() string {
+	return fmt.Sprintf("%v: %v (retry after %s)", ErrRateLimited, e.err, e.RetryAfter.Round(time.Second))
+}
+
+// Is makes errors.Is(err, ErrRateLimited) hold.
+func (e *RateLimitError) Is(target error) bool { return target == ErrRateLimited }
+
+func (e *RateLimitError) Unwrap() error { return e.err }
+
 // Client is a code host client for one organization.
 type Client struct {
 	gh       *github.Client
 	org      string
 	workflow string
 	maxWait  time.Duration
+	// noWait returns every rate limit at once instead of waiting.
+	noWait bool
 	// sleep waits d or until ctx ends (tests may replace it).
 	sleep func(ctx context.Context, d time.Duration) error
 }
@@ -88,6 +108,17 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
+// WithoutWaiting is a copy of c that never waits for a rate limit to
+// pass: the call fails at once with a *RateLimitError carrying the wait.
+// Temporal activities use it, so that the wait is Temporal's retry delay
+// (which a worker does not sit through) rather than a sleep that could
+// outlast the activity's timeout or heartbeat.
+func (c *Client) WithoutWaiting() *Client {
+	cp := *c
+	cp.noWait = true
+	return &cp
+}
+
 // Org is the organization the client works in.
 func (c *Client) Org() string { return c.org }
 
@@ -107,8 +138,9 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // do runs call, waiting out rate limits: after a primary limit until the
 // reset time GitHub gave, after a secondary limit for its Retry-After (a
-// minute when it gives none). A wait longer than maxWait, or a fourth
-// limit in a row, gives up with ErrRateLimited.
+// minute when it gives none). A wait longer than maxWait, a fourth limit
+// in a row, or any limit for a client WithoutWaiting gives up with a
+// *RateLimitError.
 func (c *Client) do(ctx context.Context, call func() (*github.Response, error)) error {
 	for attempt := 0; ; attempt++ {
 		resp, err := call()
@@ -132,8 +164,8 @@ func (c *Client) do(ctx context.Context, call func() (*github.Response, error)) 
 		if wait < 0 {
 			wait = 0
 		}
-		if attempt >= 3 || wait > c.maxWait {
-			return fmt.Errorf("%w: %v (retry after %s)", ErrRateLimited, err, wait.Round(time.Second))
+		if c.noWait || attempt >= 3 || wait > c.maxWait {
+			return &RateLimitError{RetryAfter: wait, err: err}
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return err

@@ -175,6 +175,34 @@ func TestRateLimitGivesUpPastMaxWait(t *testing.T) {
 	}
 }
 
+// TestRateLimitWithoutWaiting: a client for Temporal activities returns a
+// rate limit at once with the wait GitHub asked for, instead of sleeping
+// through it (which can outlast an activity's timeout).
+func TestRateLimitWithoutWaiting(t *testing.T) {
+	for _, secondary := range []bool{false, true} {
+		c, fake := newPair(t)
+		fake.RateLimitFor(1, secondary, 90*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		start := time.Now()
+		_, err := c.WithoutWaiting().Teams(ctx)
+		cancel()
+		var rl *RateLimitError
+		if !errors.As(err, &rl) || !errors.Is(err, ErrRateLimited) {
+			t.Fatalf("secondary=%v: Teams = %v, want a *RateLimitError", secondary, err)
+		}
+		if rl.RetryAfter < 85*time.Second || rl.RetryAfter > 92*time.Second {
+			t.Errorf("secondary=%v: retry after %s, want about 90 s", secondary, rl.RetryAfter)
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("secondary=%v: answered after %s, want at once", secondary, took)
+		}
+		// The client it was made from still waits.
+		if c.noWait {
+			t.Error("WithoutWaiting changed the original client")
+		}
+	}
+}
+
 func TestBadToken(t *testing.T) {
 	fake := fakegithub.New(fakegithub.Options{})
 	srv := httptest.NewServer(fake)

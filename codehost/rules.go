@@ -30,6 +30,23 @@ func CheckRepoName(name string) string {
 	return ""
 }
 
+var teamSlug = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+
+// CheckTeamSlug returns why slug cannot name a team of the organization,
+// or "": 1 to 100 of lower-case letters, digits, '_' and '-', starting with
+// a letter or digit (what GitHub makes of a team's name). The slug goes
+// into the code host's URL path with the organization's token, so nothing
+// that could reach another path ('/', '.', '%', '?', '#') gets through.
+func CheckTeamSlug(slug string) string {
+	switch {
+	case slug == "":
+		return "is required"
+	case len(slug) > 100 || !teamSlug.MatchString(slug):
+		return "must be 1 to 100 lower-case letters, digits, '_' or '-', starting with a letter or digit"
+	}
+	return ""
+}
+
 // ValidProjectType reports whether t is one of ProjectTypes.
 func ValidProjectType(t string) bool { return slices.Contains(ProjectTypes, t) }
 

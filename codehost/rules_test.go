@@ -30,6 +30,38 @@ func TestCheckRepoName(t *testing.T) {
 	}
 }
 
+func TestCheckTeamSlug(t *testing.T) {
+	for _, c := range []struct {
+		slug string
+		ok   bool
+	}{
+		{"platform", true},
+		{"hackathon-tech", true},
+		{"team_2", true},
+		{"0day", true},
+		{strings.Repeat("a", 100), true},
+		{"", false},
+		{strings.Repeat("a", 101), false},
+		{"..", false},
+		{".", false},
+		{"-lead", false},
+		{"_lead", false},
+		{"a/b", false},
+		{"a%2Fb", false},
+		{"a?b", false},
+		{"a#b", false},
+		{"a b", false},
+		{"Platform", false},
+		{"a.b", false},
+		{"ünï", false},
+		{"a\n", false},
+	} {
+		if got := CheckTeamSlug(c.slug) == ""; got != c.ok {
+			t.Errorf("CheckTeamSlug(%q) ok = %v, want %v (%s)", c.slug, got, c.ok, CheckTeamSlug(c.slug))
+		}
+	}
+}
+
 func TestOptionSets(t *testing.T) {
 	for _, pt := range []string{"nextjs", "express", "fastapi"} {
 		if !ValidProjectType(pt) {

@@ -88,6 +88,12 @@ type Config struct {
 	// and the peer address is the client's.
 	TrustedProxies string
 
+	// WebDir, when set, is a directory holding a build of the web front
+	// end (web/dist) that pages and assets are read from on every request,
+	// instead of the build embedded in the binary: the front end's dev loop
+	// (vite build --watch, then reload). Empty: the embedded build.
+	WebDir string
+
 	// ResumeCleanupGrace is how long an old resume is kept after it is
 	// replaced, so links already handed out keep working. Tests shorten it.
 	ResumeCleanupGrace time.Duration
@@ -154,6 +160,7 @@ func FromEnv() Config {
 	str("SES_REGION", &c.SESRegion)
 	str("LOG_FORMAT", &c.LogFormat)
 	str("TRUSTED_PROXIES", &c.TrustedProxies)
+	str("WEB_DIR", &c.WebDir)
 	str("GITHUB_TOKEN", &c.GitHubToken)
 	str("GITHUB_ORG", &c.GitHubOrg)
 	str("GITHUB_API_URL", &c.GitHubAPIURL)
@@ -250,6 +257,11 @@ func (c Config) Validate(role Role) error {
 		u, err := url.Parse(c.PublicURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return fmt.Errorf("PUBLIC_URL must be an absolute http(s) URL")
+		}
+		if c.WebDir != "" {
+			if st, err := os.Stat(c.WebDir); err != nil || !st.IsDir() {
+				return fmt.Errorf("WEB_DIR must be a directory holding a build of the front end (got %q)", c.WebDir)
+			}
 		}
 	}
 	switch c.MailDriver {

@@ -14,7 +14,7 @@ var envNames = []string{
 	"HTTP_ADDR", "PUBLIC_URL", "S3_ENDPOINT", "S3_REGION", "S3_BUCKET",
 	"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "MAIL_DRIVER", "MAIL_FROM",
 	"SMTP_URL", "SES_REGION", "LOG_FORMAT", "RECEIPT_SENDER_DOMAINS", "RESUME_CLEANUP_GRACE",
-	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY",
+	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY", "WEB_DIR",
 }
 
 // clearEnv unsets every variable FromEnv reads for the rest of the test.
@@ -66,7 +66,11 @@ func TestFromEnv(t *testing.T) {
 		t.Setenv("SMTP_URL", "smtp://mail:25")
 		t.Setenv("TRUSTED_PROXIES", "10.0.0.0/8,192.168.1.7")
 		t.Setenv("WEBHOOK_CONCURRENCY", "12")
+		t.Setenv("WEB_DIR", "web/dist")
 		got := FromEnv()
+		if got.WebDir != "web/dist" {
+			t.Errorf("WebDir: got %q, want web/dist", got.WebDir)
+		}
 		if got.WebhookConcurrency != 12 {
 			t.Errorf("WebhookConcurrency: got %d, want 12", got.WebhookConcurrency)
 		}
@@ -159,6 +163,10 @@ func TestValidate(t *testing.T) {
 		{"ErrBroadcastRate", RoleWorker, func(c *Config) { c.BroadcastRate = 0 }, "BROADCAST_RATE"},
 		{"ErrWebhookConcurrency", RoleServe, func(c *Config) { c.WebhookConcurrency = 0 }, "WEBHOOK_CONCURRENCY"},
 		{"ErrWebhookConcurrencyHigh", RoleServe, func(c *Config) { c.WebhookConcurrency = 1001 }, "WEBHOOK_CONCURRENCY"},
+		{"OKWebDir", RoleServe, func(c *Config) { c.WebDir = "." }, ""},
+		{"ErrWebDirMissing", RoleServe, func(c *Config) { c.WebDir = "no/such/dir" }, "WEB_DIR"},
+		{"ErrWebDirFile", RoleServe, func(c *Config) { c.WebDir = "config.go" }, "WEB_DIR"},
+		{"OKWorkerIgnoresWebDir", RoleWorker, func(c *Config) { c.WebDir = "no/such/dir" }, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := complete()

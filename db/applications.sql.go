@@ -141,8 +141,28 @@ func (q *Queries) AdminApplicationList(ctx context.Context, arg AdminApplication
 	return items, nil
 }
 
+const applicationFillResumeType = `-- name: ApplicationFillResumeType :exec
+UPDATE applications SET resume_type = $1
+WHERE id = $2 AND resume_key = $3 AND resume_type IS NULL
+`
+
+type ApplicationFillResumeTypeParams struct {
+	ResumeType *string
+	ID         uuid.UUID
+	ResumeKey  *string
+}
+
+// The lazy backfill of a resume stored before types were: sets the type
+// read from the object only while the row still points at that object and
+// has no type, so a newer upload's type is never overwritten and running it
+// twice is harmless. updated_at stays: the applicant changed nothing.
+func (q *Queries) ApplicationFillResumeType(ctx context.Context, arg ApplicationFillResumeTypeParams) error {
+	_, err := q.db.Exec(ctx, applicationFillResumeType, arg.ResumeType, arg.ID, arg.ResumeKey)
+	return err
+}
+
 const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids FROM applications WHERE profile_id = $1
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type FROM applications WHERE profile_id = $1
 `
 
 func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
@@ -187,13 +207,14 @@ func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UU
 		&i.Rsvp,
 		&i.RsvpAt,
 		&i.PositionIds,
+		&i.ResumeType,
 	)
 	return i, err
 }
 
 const applicationInsert = `-- name: ApplicationInsert :one
 INSERT INTO applications (profile_id, email) VALUES ($1, $2)
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type
 `
 
 type ApplicationInsertParams struct {
@@ -243,12 +264,13 @@ func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertPa
 		&i.Rsvp,
 		&i.RsvpAt,
 		&i.PositionIds,
+		&i.ResumeType,
 	)
 	return i, err
 }
 
 const applicationLockByProfile = `-- name: ApplicationLockByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids FROM applications WHERE profile_id = $1 FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type FROM applications WHERE profile_id = $1 FOR UPDATE
 `
 
 func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
@@ -293,12 +315,13 @@ func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.U
 		&i.Rsvp,
 		&i.RsvpAt,
 		&i.PositionIds,
+		&i.ResumeType,
 	)
 	return i, err
 }
 
 const applicationNextForReviewerView = `-- name: ApplicationNextForReviewerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
@@ -372,42 +395,98 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg Applic
 		&i.Application.Rsvp,
 		&i.Application.RsvpAt,
 		&i.Application.PositionIds,
+		&i.Application.ResumeType,
+		&i.TeamMembersWithNames,
+	)
+	return i, err
+}
+
+const applicationOwnerView = `-- name: ApplicationOwnerView :one
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type,
+       application_team_names(a.team_members)::jsonb AS team_members_with_names
+FROM applications a
+WHERE a.profile_id = $1
+`
+
+type ApplicationOwnerViewRow struct {
+	Application          Application
+	TeamMembersWithNames json.RawMessage
+}
+
+// The caller's application as its owner sees it, with the display names of
+// its team (as reviewers see them).
+func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID) (ApplicationOwnerViewRow, error) {
+	row := q.db.QueryRow(ctx, applicationOwnerView, profileID)
+	var i ApplicationOwnerViewRow
+	err := row.Scan(
+		&i.Application.ID,
+		&i.Application.ProfileID,
+		&i.Application.Status,
+		&i.Application.Email,
+		&i.Application.Phone,
+		&i.Application.Discord,
+		&i.Application.TshirtSize,
+		&i.Application.DietaryRestrictions,
+		&i.Application.Age,
+		&i.Application.Country,
+		&i.Application.Gender,
+		&i.Application.Ethnicity,
+		&i.Application.University,
+		&i.Application.Program,
+		&i.Application.YearOfStudy,
+		&i.Application.ExperienceLevel,
+		&i.Application.HackathonsAttended,
+		&i.Application.GithubUrl,
+		&i.Application.LinkedinUrl,
+		&i.Application.WebsiteUrl,
+		&i.Application.ResumeKey,
+		&i.Application.ResumeName,
+		&i.Application.Q1Answer,
+		&i.Application.Q2Answer,
+		&i.Application.TeamMembers,
+		&i.Application.CocAgreed,
+		&i.Application.InfoShareAuthorized,
+		&i.Application.MarketingOptIn,
+		&i.Application.ReviewCount,
+		&i.Application.CreatedAt,
+		&i.Application.UpdatedAt,
+		&i.Application.SubmittedAt,
+		&i.Application.Decision,
+		&i.Application.DecidedAt,
+		&i.Application.RsvpDeadline,
+		&i.Application.Rsvp,
+		&i.Application.RsvpAt,
+		&i.Application.PositionIds,
+		&i.Application.ResumeType,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
 }
 
 const applicationReviewConflict = `-- name: ApplicationReviewConflict :one
-SELECT status,
-       profile_id = $1 AS own,
-       team_lists_email(team_members, $2::text)::boolean AS on_team
+SELECT status, profile_id, team_members
 FROM applications
-WHERE id = $3
+WHERE id = $1
 `
 
-type ApplicationReviewConflictParams struct {
-	ReviewerID    uuid.UUID
-	ReviewerEmail string
-	ApplicationID uuid.UUID
-}
-
 type ApplicationReviewConflictRow struct {
-	Status string
-	Own    bool
-	OnTeam bool
+	Status      string
+	ProfileID   uuid.UUID
+	TeamMembers string
 }
 
-// What stands between a reviewer and an application: its status, whether
-// it is the reviewer's own, and whether its team lists the reviewer.
-func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error) {
-	row := q.db.QueryRow(ctx, applicationReviewConflict, arg.ReviewerID, arg.ReviewerEmail, arg.ApplicationID)
+// What stands between a reviewer and an application: its status, and its
+// applicant and team list for the conflict-of-interest rule (package
+// conflict).
+func (q *Queries) ApplicationReviewConflict(ctx context.Context, applicationID uuid.UUID) (ApplicationReviewConflictRow, error) {
+	row := q.db.QueryRow(ctx, applicationReviewConflict, applicationID)
 	var i ApplicationReviewConflictRow
-	err := row.Scan(&i.Status, &i.Own, &i.OnTeam)
+	err := row.Scan(&i.Status, &i.ProfileID, &i.TeamMembers)
 	return i, err
 }
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = $1
@@ -461,6 +540,7 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.Rsvp,
 		&i.Application.RsvpAt,
 		&i.Application.PositionIds,
+		&i.Application.ResumeType,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -482,25 +562,32 @@ func (q *Queries) ApplicationSetPositions(ctx context.Context, arg ApplicationSe
 }
 
 const applicationSetResume = `-- name: ApplicationSetResume :exec
-UPDATE applications SET resume_key = $1, resume_name = $2, updated_at = now()
-WHERE id = $3 AND status = 'draft'
+UPDATE applications SET resume_key = $1, resume_name = $2, resume_type = $3,
+    updated_at = now()
+WHERE id = $4 AND status = 'draft'
 `
 
 type ApplicationSetResumeParams struct {
 	ResumeKey  *string
 	ResumeName *string
+	ResumeType *string
 	ID         uuid.UUID
 }
 
 func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error {
-	_, err := q.db.Exec(ctx, applicationSetResume, arg.ResumeKey, arg.ResumeName, arg.ID)
+	_, err := q.db.Exec(ctx, applicationSetResume,
+		arg.ResumeKey,
+		arg.ResumeName,
+		arg.ResumeType,
+		arg.ID,
+	)
 	return err
 }
 
 const applicationSubmit = `-- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'draft'
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type
 `
 
 func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -545,6 +632,7 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.Rsvp,
 		&i.RsvpAt,
 		&i.PositionIds,
+		&i.ResumeType,
 	)
 	return i, err
 }
@@ -666,7 +754,7 @@ func (q *Queries) DecisionApply(ctx context.Context, arg DecisionApplyParams) (i
 }
 
 const decisionLockApplications = `-- name: DecisionLockApplications :many
-SELECT id, profile_id, status, decision, rsvp, now()::timestamptz AS db_now
+SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
 FROM applications
 WHERE id = ANY($1::uuid[])
 ORDER BY id
@@ -674,12 +762,13 @@ FOR UPDATE
 `
 
 type DecisionLockApplicationsRow struct {
-	ID        uuid.UUID
-	ProfileID uuid.UUID
-	Status    string
-	Decision  *string
-	Rsvp      *string
-	DbNow     time.Time
+	ID          uuid.UUID
+	ProfileID   uuid.UUID
+	TeamMembers string
+	Status      string
+	Decision    *string
+	Rsvp        *string
+	DbNow       time.Time
 }
 
 // Locks the applications a decision batch names, in id order so that two
@@ -697,6 +786,7 @@ func (q *Queries) DecisionLockApplications(ctx context.Context, ids []uuid.UUID)
 		if err := rows.Scan(
 			&i.ID,
 			&i.ProfileID,
+			&i.TeamMembers,
 			&i.Status,
 			&i.Decision,
 			&i.Rsvp,
@@ -715,13 +805,23 @@ func (q *Queries) DecisionLockApplications(ctx context.Context, ids []uuid.UUID)
 const rsvpExpireOffers = `-- name: RsvpExpireOffers :many
 UPDATE applications
 SET rsvp = 'expired', rsvp_at = now(), updated_at = now()
-WHERE id = ANY($1::uuid[]) AND decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
+WHERE id = ANY($1::uuid[]) AND decision = 'offer' AND rsvp IS NULL
+  AND rsvp_deadline <= coalesce($2::timestamptz, now())
 RETURNING id
 `
 
-// Expires the unanswered offers among ids whose deadline has passed.
-func (q *Queries) RsvpExpireOffers(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error) {
-	rows, err := q.db.Query(ctx, rsvpExpireOffers, ids)
+type RsvpExpireOffersParams struct {
+	Ids      []uuid.UUID
+	Deadline *time.Time
+}
+
+// Expires the unanswered offers among ids whose deadline is at or before
+// @deadline: the deadline the RsvpDeadline workflow woke for, on its own
+// clock, so a database clock running behind still expires them. An offer
+// made again with a later deadline is left. Without @deadline (an activity
+// scheduled before the workflow passed it), the database's now().
+func (q *Queries) RsvpExpireOffers(ctx context.Context, arg RsvpExpireOffersParams) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, rsvpExpireOffers, arg.Ids, arg.Deadline)
 	if err != nil {
 		return nil, err
 	}
@@ -741,7 +841,7 @@ func (q *Queries) RsvpExpireOffers(ctx context.Context, ids []uuid.UUID) ([]uuid
 }
 
 const rsvpLockByProfile = `-- name: RsvpLockByProfile :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
 FROM applications a
 WHERE a.profile_id = $1
 FOR UPDATE
@@ -796,6 +896,7 @@ func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (R
 		&i.Application.Rsvp,
 		&i.Application.RsvpAt,
 		&i.Application.PositionIds,
+		&i.Application.ResumeType,
 		&i.Open,
 	)
 	return i, err
@@ -861,7 +962,7 @@ const rsvpSet = `-- name: RsvpSet :one
 UPDATE applications SET rsvp = $1::text, rsvp_at = now(), updated_at = now()
 WHERE id = $2 AND decision = 'offer' AND now() < rsvp_deadline
   AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type
 `
 
 type RsvpSetParams struct {
@@ -911,6 +1012,7 @@ func (q *Queries) RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, 
 		&i.Rsvp,
 		&i.RsvpAt,
 		&i.PositionIds,
+		&i.ResumeType,
 	)
 	return i, err
 }

@@ -132,7 +132,8 @@ func (q *Queries) ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) 
 const execRolesEndPrevious = `-- name: ExecRolesEndPrevious :many
 UPDATE exec_roles e SET active = false, ended_at = now()
 WHERE e.active AND e.profile_id = ANY($1::uuid[])
-  AND e.term_id IS DISTINCT FROM $2::uuid
+  AND (e.term_id IS NULL OR (SELECT t.starts_on FROM terms t WHERE t.id = e.term_id)
+                            < (SELECT f.starts_on FROM terms f WHERE f.id = $2::uuid))
 RETURNING e.profile_id
 `
 
@@ -142,7 +143,8 @@ type ExecRolesEndPreviousParams struct {
 }
 
 // Ends the active exec roles of people not hired for the term (the
-// previous execs); returns whose roles ended.
+// previous execs): roles of a term that starts before it, or of none;
+// returns whose roles ended.
 func (q *Queries) ExecRolesEndPrevious(ctx context.Context, arg ExecRolesEndPreviousParams) ([]uuid.UUID, error) {
 	rows, err := q.db.Query(ctx, execRolesEndPrevious, arg.ProfileIds, arg.TermID)
 	if err != nil {

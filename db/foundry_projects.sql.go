@@ -12,6 +12,30 @@ import (
 	"github.com/google/uuid"
 )
 
+const foundryProjectClaimDispatch = `-- name: FoundryProjectClaimDispatch :one
+UPDATE foundry_projects
+SET setup_dispatched_at = now(), updated_at = now()
+WHERE id = $1
+  AND (setup_dispatched_at IS NULL
+       OR setup_dispatched_at <= now() - make_interval(secs => $2::float8))
+RETURNING setup_dispatched_at::timestamptz
+`
+
+type FoundryProjectClaimDispatchParams struct {
+	ID               uuid.UUID
+	LostAfterSeconds float64
+}
+
+// Records that the setup workflow is dispatched now, unless a dispatch was
+// recorded less than @lost_after_seconds ago (its run may still appear):
+// then there is no row.
+func (q *Queries) FoundryProjectClaimDispatch(ctx context.Context, arg FoundryProjectClaimDispatchParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, foundryProjectClaimDispatch, arg.ID, arg.LostAfterSeconds)
+	var setup_dispatched_at time.Time
+	err := row.Scan(&setup_dispatched_at)
+	return setup_dispatched_at, err
+}
+
 const foundryProjectCount = `-- name: FoundryProjectCount :one
 SELECT count(*) FROM foundry_projects
 `
@@ -45,29 +69,30 @@ func (q *Queries) FoundryProjectFinish(ctx context.Context, arg FoundryProjectFi
 }
 
 const foundryProjectGet = `-- name: FoundryProjectGet :one
-SELECT p.id, p.name, p.description, p.project_type, p.database, p.redis, p.s3, p.team_slug, p.private, p.status, p.workflow_id, p.repository_url, p.run_url, p.created_by, p.created_at, p.updated_at, a.email AS created_by_email
+SELECT p.id, p.name, p.description, p.project_type, p.database, p.redis, p.s3, p.team_slug, p.private, p.status, p.workflow_id, p.repository_url, p.run_url, p.created_by, p.created_at, p.updated_at, p.setup_dispatched_at, a.email AS created_by_email
 FROM foundry_projects p JOIN profiles a ON a.id = p.created_by
 WHERE p.id = $1
 `
 
 type FoundryProjectGetRow struct {
-	ID             uuid.UUID
-	Name           string
-	Description    string
-	ProjectType    string
-	Database       string
-	Redis          bool
-	S3             bool
-	TeamSlug       string
-	Private        bool
-	Status         string
-	WorkflowID     string
-	RepositoryUrl  *string
-	RunUrl         *string
-	CreatedBy      uuid.UUID
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	CreatedByEmail string
+	ID                uuid.UUID
+	Name              string
+	Description       string
+	ProjectType       string
+	Database          string
+	Redis             bool
+	S3                bool
+	TeamSlug          string
+	Private           bool
+	Status            string
+	WorkflowID        string
+	RepositoryUrl     *string
+	RunUrl            *string
+	CreatedBy         uuid.UUID
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	SetupDispatchedAt *time.Time
+	CreatedByEmail    string
 }
 
 func (q *Queries) FoundryProjectGet(ctx context.Context, id uuid.UUID) (FoundryProjectGetRow, error) {
@@ -90,6 +115,7 @@ func (q *Queries) FoundryProjectGet(ctx context.Context, id uuid.UUID) (FoundryP
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SetupDispatchedAt,
 		&i.CreatedByEmail,
 	)
 	return i, err
@@ -98,7 +124,7 @@ func (q *Queries) FoundryProjectGet(ctx context.Context, id uuid.UUID) (FoundryP
 const foundryProjectInsert = `-- name: FoundryProjectInsert :one
 INSERT INTO foundry_projects (id, name, description, project_type, database, redis, s3, team_slug, private, workflow_id, created_by)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-RETURNING id, name, description, project_type, database, redis, s3, team_slug, private, status, workflow_id, repository_url, run_url, created_by, created_at, updated_at
+RETURNING id, name, description, project_type, database, redis, s3, team_slug, private, status, workflow_id, repository_url, run_url, created_by, created_at, updated_at, setup_dispatched_at
 `
 
 type FoundryProjectInsertParams struct {
@@ -149,12 +175,13 @@ func (q *Queries) FoundryProjectInsert(ctx context.Context, arg FoundryProjectIn
 		&i.CreatedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.SetupDispatchedAt,
 	)
 	return i, err
 }
 
 const foundryProjectList = `-- name: FoundryProjectList :many
-SELECT p.id, p.name, p.description, p.project_type, p.database, p.redis, p.s3, p.team_slug, p.private, p.status, p.workflow_id, p.repository_url, p.run_url, p.created_by, p.created_at, p.updated_at, a.email AS created_by_email
+SELECT p.id, p.name, p.description, p.project_type, p.database, p.redis, p.s3, p.team_slug, p.private, p.status, p.workflow_id, p.repository_url, p.run_url, p.created_by, p.created_at, p.updated_at, p.setup_dispatched_at, a.email AS created_by_email
 FROM foundry_projects p JOIN profiles a ON a.id = p.created_by
 ORDER BY p.created_at DESC, p.id DESC
 LIMIT $2 OFFSET $1
@@ -166,23 +193,24 @@ type FoundryProjectListParams struct {
 }
 
 type FoundryProjectListRow struct {
-	ID             uuid.UUID
-	Name           string
-	Description    string
-	ProjectType    string
-	Database       string
-	Redis          bool
-	S3             bool
-	TeamSlug       string
-	Private        bool
-	Status         string
-	WorkflowID     string
-	RepositoryUrl  *string
-	RunUrl         *string
-	CreatedBy      uuid.UUID
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	CreatedByEmail string
+	ID                uuid.UUID
+	Name              string
+	Description       string
+	ProjectType       string
+	Database          string
+	Redis             bool
+	S3                bool
+	TeamSlug          string
+	Private           bool
+	Status            string
+	WorkflowID        string
+	RepositoryUrl     *string
+	RunUrl            *string
+	CreatedBy         uuid.UUID
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	SetupDispatchedAt *time.Time
+	CreatedByEmail    string
 }
 
 // Newest first.
@@ -212,6 +240,7 @@ func (q *Queries) FoundryProjectList(ctx context.Context, arg FoundryProjectList
 			&i.CreatedBy,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.SetupDispatchedAt,
 			&i.CreatedByEmail,
 		); err != nil {
 			return nil, err
@@ -222,6 +251,24 @@ func (q *Queries) FoundryProjectList(ctx context.Context, arg FoundryProjectList
 		return nil, err
 	}
 	return items, nil
+}
+
+const foundryProjectReleaseDispatch = `-- name: FoundryProjectReleaseDispatch :exec
+UPDATE foundry_projects
+SET setup_dispatched_at = NULL, updated_at = now()
+WHERE id = $1 AND setup_dispatched_at = $2::timestamptz
+`
+
+type FoundryProjectReleaseDispatchParams struct {
+	ID           uuid.UUID
+	DispatchedAt time.Time
+}
+
+// Forgets a recorded dispatch that the code host refused (it made no run),
+// unless another dispatch has been recorded since.
+func (q *Queries) FoundryProjectReleaseDispatch(ctx context.Context, arg FoundryProjectReleaseDispatchParams) error {
+	_, err := q.db.Exec(ctx, foundryProjectReleaseDispatch, arg.ID, arg.DispatchedAt)
+	return err
 }
 
 const foundryProjectSetURLs = `-- name: FoundryProjectSetURLs :exec

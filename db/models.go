@@ -50,6 +50,7 @@ type Application struct {
 	Rsvp                *string
 	RsvpAt              *time.Time
 	PositionIds         []uuid.UUID
+	ResumeType          *string
 }
 
 type ApplicationAnswer struct {
@@ -154,22 +155,23 @@ type ExecRole struct {
 }
 
 type FoundryProject struct {
-	ID            uuid.UUID
-	Name          string
-	Description   string
-	ProjectType   string
-	Database      string
-	Redis         bool
-	S3            bool
-	TeamSlug      string
-	Private       bool
-	Status        string
-	WorkflowID    string
-	RepositoryUrl *string
-	RunUrl        *string
-	CreatedBy     uuid.UUID
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID                uuid.UUID
+	Name              string
+	Description       string
+	ProjectType       string
+	Database          string
+	Redis             bool
+	S3                bool
+	TeamSlug          string
+	Private           bool
+	Status            string
+	WorkflowID        string
+	RepositoryUrl     *string
+	RunUrl            *string
+	CreatedBy         uuid.UUID
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	SetupDispatchedAt *time.Time
 }
 
 type FoundryStep struct {

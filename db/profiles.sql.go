@@ -228,7 +228,8 @@ type ProfileSetMarketingOptInParams struct {
 	ID             uuid.UUID
 }
 
-// Set from the application's opt-in when it is submitted.
+// Set from the application's opt-in when it is submitted, and by the
+// profile page (PATCH /api/profile).
 func (q *Queries) ProfileSetMarketingOptIn(ctx context.Context, arg ProfileSetMarketingOptInParams) error {
 	_, err := q.db.Exec(ctx, profileSetMarketingOptIn, arg.MarketingOptIn, arg.ID)
 	return err
@@ -290,7 +291,7 @@ func (q *Queries) ProfileUnsubscribe(ctx context.Context, id uuid.UUID) (int64, 
 }
 
 const profileView = `-- name: ProfileView :one
-SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
+SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at, p.marketing_opt_in,
        e.position AS exec_position, e.subteam AS exec_subteam, e.term_id AS exec_term_id
 FROM profiles p
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
@@ -303,6 +304,7 @@ type ProfileViewRow struct {
 	DisplayName      *string
 	Role             string
 	EmailConfirmedAt *time.Time
+	MarketingOptIn   bool
 	ExecPosition     *string
 	ExecSubteam      *string
 	ExecTermID       *uuid.UUID
@@ -318,6 +320,7 @@ func (q *Queries) ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow
 		&i.DisplayName,
 		&i.Role,
 		&i.EmailConfirmedAt,
+		&i.MarketingOptIn,
 		&i.ExecPosition,
 		&i.ExecSubteam,
 		&i.ExecTermID,

@@ -34,6 +34,11 @@ type Querier interface {
 	AnswersOfApplications(ctx context.Context, applicationIds []uuid.UUID) ([]AnswersOfApplicationsRow, error)
 	ApplicationEventInsert(ctx context.Context, arg ApplicationEventInsertParams) error
 	ApplicationEventsFor(ctx context.Context, applicationID uuid.UUID) ([]ApplicationEvent, error)
+	// The lazy backfill of a resume stored before types were: sets the type
+	// read from the object only while the row still points at that object and
+	// has no type, so a newer upload's type is never overwritten and running it
+	// twice is harmless. updated_at stays: the applicant changed nothing.
+	ApplicationFillResumeType(ctx context.Context, arg ApplicationFillResumeTypeParams) error
 	ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
 	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
 	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
@@ -46,9 +51,13 @@ type Querier interface {
 	// The chosen row comes back in the reviewer view (team names included), so
 	// the queue costs one round trip.
 	ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error)
-	// What stands between a reviewer and an application: its status, whether
-	// it is the reviewer's own, and whether its team lists the reviewer.
-	ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error)
+	// The caller's application as its owner sees it, with the display names of
+	// its team (as reviewers see them).
+	ApplicationOwnerView(ctx context.Context, profileID uuid.UUID) (ApplicationOwnerViewRow, error)
+	// What stands between a reviewer and an application: its status, and its
+	// applicant and team list for the conflict-of-interest rule (package
+	// conflict).
+	ApplicationReviewConflict(ctx context.Context, applicationID uuid.UUID) (ApplicationReviewConflictRow, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
 	ApplicationSetPositions(ctx context.Context, arg ApplicationSetPositionsParams) error
@@ -159,8 +168,13 @@ type Querier interface {
 	ExecRoleHeldInTerm(ctx context.Context, arg ExecRoleHeldInTermParams) (bool, error)
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
 	// Ends the active exec roles of people not hired for the term (the
-	// previous execs); returns whose roles ended.
+	// previous execs): roles of a term that starts before it, or of none;
+	// returns whose roles ended.
 	ExecRolesEndPrevious(ctx context.Context, arg ExecRolesEndPreviousParams) ([]uuid.UUID, error)
+	// Records that the setup workflow is dispatched now, unless a dispatch was
+	// recorded less than @lost_after_seconds ago (its run may still appear):
+	// then there is no row.
+	FoundryProjectClaimDispatch(ctx context.Context, arg FoundryProjectClaimDispatchParams) (time.Time, error)
 	FoundryProjectCount(ctx context.Context) (int64, error)
 	// Ends a running project as succeeded or failed; an ended one is left as
 	// it is (a repeated call changes nothing).
@@ -171,6 +185,9 @@ type Querier interface {
 	FoundryProjectInsert(ctx context.Context, arg FoundryProjectInsertParams) (FoundryProject, error)
 	// Newest first.
 	FoundryProjectList(ctx context.Context, arg FoundryProjectListParams) ([]FoundryProjectListRow, error)
+	// Forgets a recorded dispatch that the code host refused (it made no run),
+	// unless another dispatch has been recorded since.
+	FoundryProjectReleaseDispatch(ctx context.Context, arg FoundryProjectReleaseDispatchParams) error
 	// Records the repository and run links once known; a link already set is
 	// kept when the new one is NULL.
 	FoundryProjectSetURLs(ctx context.Context, arg FoundryProjectSetURLsParams) error
@@ -248,7 +265,8 @@ type Querier interface {
 	// never sends a pattern that matches everyone.
 	ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error)
 	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
-	// Set from the application's opt-in when it is submitted.
+	// Set from the application's opt-in when it is submitted, and by the
+	// profile page (PATCH /api/profile).
 	ProfileSetMarketingOptIn(ctx context.Context, arg ProfileSetMarketingOptInParams) error
 	ProfileSetPassword(ctx context.Context, arg ProfileSetPasswordParams) error
 	ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) (Profile, error)
@@ -320,8 +338,12 @@ type Querier interface {
 	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
 	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
 	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)
-	// Expires the unanswered offers among ids whose deadline has passed.
-	RsvpExpireOffers(ctx context.Context, ids []uuid.UUID) ([]uuid.UUID, error)
+	// Expires the unanswered offers among ids whose deadline is at or before
+	// @deadline: the deadline the RsvpDeadline workflow woke for, on its own
+	// clock, so a database clock running behind still expires them. An offer
+	// made again with a later deadline is left. Without @deadline (an activity
+	// scheduled before the workflow passed it), the database's now().
+	RsvpExpireOffers(ctx context.Context, arg RsvpExpireOffersParams) ([]uuid.UUID, error)
 	// The caller's application for an RSVP, locked; open says whether the
 	// deadline is still ahead by the database's clock.
 	RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (RsvpLockByProfileRow, error)
@@ -339,10 +361,13 @@ type Querier interface {
 	SelectionEvents(ctx context.Context, selectionID uuid.UUID) ([]SelectionEvent, error)
 	// Every selection of a term with its applicant, for the President's board.
 	SelectionHiringList(ctx context.Context, termID uuid.UUID) ([]SelectionHiringListRow, error)
-	// A selection for a status change, with what the scope and email need.
+	// A selection for a status change, with what the scope, the conflict of
+	// interest rule and the email need.
 	SelectionLock(ctx context.Context, id uuid.UUID) (SelectionLockRow, error)
-	// People holding an active exec role of another term (or of none) who are
-	// not hired for this term: finalization ends their roles.
+	// People holding an active exec role of a term that starts before this one
+	// (or of none: roles granted before terms existed) who are not hired for
+	// this term: finalization ends their roles. Roles of this term or of a
+	// term starting later are never theirs to end.
 	SelectionPreviousExecs(ctx context.Context, termID uuid.UUID) ([]SelectionPreviousExecsRow, error)
 	// The review queue of a term: every selection, or a VP's subteam's only,
 	// filtered by status, position and a name or email match; oldest change

@@ -180,7 +180,7 @@ func (q *Queries) SelectionHiringList(ctx context.Context, termID uuid.UUID) ([]
 const selectionLock = `-- name: SelectionLock :one
 SELECT s.id, s.application_id, s.position_id, s.term_id, s.status, s.updated_at,
        p.title AS position_title, p.subteam AS position_subteam,
-       a.profile_id, pr.email AS applicant_email,
+       a.profile_id, a.team_members, pr.email AS applicant_email,
        coalesce(pr.display_name, pr.email)::text AS applicant_name,
        t.name AS term_name
 FROM selections s
@@ -202,12 +202,14 @@ type SelectionLockRow struct {
 	PositionTitle   string
 	PositionSubteam string
 	ProfileID       uuid.UUID
+	TeamMembers     string
 	ApplicantEmail  string
 	ApplicantName   string
 	TermName        string
 }
 
-// A selection for a status change, with what the scope and email need.
+// A selection for a status change, with what the scope, the conflict of
+// interest rule and the email need.
 func (q *Queries) SelectionLock(ctx context.Context, id uuid.UUID) (SelectionLockRow, error) {
 	row := q.db.QueryRow(ctx, selectionLock, id)
 	var i SelectionLockRow
@@ -221,6 +223,7 @@ func (q *Queries) SelectionLock(ctx context.Context, id uuid.UUID) (SelectionLoc
 		&i.PositionTitle,
 		&i.PositionSubteam,
 		&i.ProfileID,
+		&i.TeamMembers,
 		&i.ApplicantEmail,
 		&i.ApplicantName,
 		&i.TermName,
@@ -232,7 +235,9 @@ const selectionPreviousExecs = `-- name: SelectionPreviousExecs :many
 SELECT e.profile_id, pr.display_name, pr.email, pr.role
 FROM exec_roles e
 JOIN profiles pr ON pr.id = e.profile_id
-WHERE e.active AND e.term_id IS DISTINCT FROM $1::uuid
+WHERE e.active
+  AND (e.term_id IS NULL OR (SELECT t.starts_on FROM terms t WHERE t.id = e.term_id)
+                            < (SELECT f.starts_on FROM terms f WHERE f.id = $1::uuid))
   AND NOT EXISTS (
       SELECT 1 FROM selections s JOIN applications a ON a.id = s.application_id
       WHERE s.term_id = $1::uuid AND s.status = 'accepted_offer' AND a.profile_id = e.profile_id)
@@ -246,8 +251,10 @@ type SelectionPreviousExecsRow struct {
 	Role        string
 }
 
-// People holding an active exec role of another term (or of none) who are
-// not hired for this term: finalization ends their roles.
+// People holding an active exec role of a term that starts before this one
+// (or of none: roles granted before terms existed) who are not hired for
+// this term: finalization ends their roles. Roles of this term or of a
+// term starting later are never theirs to end.
 func (q *Queries) SelectionPreviousExecs(ctx context.Context, termID uuid.UUID) ([]SelectionPreviousExecsRow, error) {
 	rows, err := q.db.Query(ctx, selectionPreviousExecs, termID)
 	if err != nil {

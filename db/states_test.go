@@ -10,6 +10,7 @@ import (
 	"hackdesk/hackathon"
 	"hackdesk/hiring"
 	"hackdesk/mail"
+	"hackdesk/resume"
 	"hackdesk/testenv"
 )
 
@@ -45,6 +46,7 @@ func TestStateSetsMatchChecks(t *testing.T) {
 		{"broadcasts_audience_kind_check", strs(broadcast.Kinds())},
 		{"broadcasts_decision_check", strs(broadcast.Decisions())},
 		{"broadcast_recipients_status_check", strs(broadcast.RecipientStatuses())},
+		{"applications_resume_type_check", resume.Kinds()},
 	} {
 		t.Run(tc.constraint, func(t *testing.T) {
 			var def string

@@ -170,7 +170,7 @@ func TestApplicantPath(t *testing.T) {
 	}
 
 	// The reviewer view carries the resume link and the team's names.
-	view, err := api.ReviewView(context.Background(), a.Store, a.Blob, created.ID)
+	view, err := api.ReviewView(context.Background(), a.Store, a.Blob, a.Log, created.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

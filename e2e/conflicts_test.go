@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -169,4 +170,42 @@ func TestReviewConflictAdminDetails(t *testing.T) {
 	if d := get(as(t, a, anon, super), f.clean); !*d.ReviewsHidden || len(d.Reviews) != 0 {
 		t.Fatalf("superadmin on the team: hidden=%v reviews=%d", *d.ReviewsHidden, len(d.Reviews))
 	}
+}
+
+// TestConflictDecisions: a decision batch naming the caller's own
+// application, or one whose team lists them, is refused as a whole with
+// 403 naming each conflicted application; nothing changes. Other admins
+// decide them.
+func TestConflictDecisions(t *testing.T) {
+	a, anon := newApp(t)
+	f := buildConflictFixture(t, a)
+	c := as(t, a, anon, f.reviewer)
+	deadline := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	for _, tc := range []struct {
+		name    string
+		ids     []uuid.UUID
+		message string
+	}{
+		{"own", []uuid.UUID{f.clean, f.own}, "You cannot decide on your own application: " + f.own.String()},
+		{"team", []uuid.UUID{f.spaced, f.clean, f.team},
+			"You cannot decide on an application that lists you as a team member: " + f.team.String() + ", " + f.spaced.String()},
+		{"both", []uuid.UUID{f.team, f.own},
+			"You cannot decide on your own application: " + f.own.String() +
+				"; you cannot decide on an application that lists you as a team member: " + f.team.String()},
+	} {
+		var e errorJSON
+		decPost(t, c, http.StatusForbidden, tc.ids, "offer", deadline).JSON(t, &e)
+		if e.Error != "Forbidden" || e.Message != tc.message {
+			t.Errorf("%s: %+v, want Forbidden %q", tc.name, e, tc.message)
+		}
+	}
+	for _, id := range []uuid.UUID{f.own, f.team, f.spaced, f.clean} {
+		if st := decState(t, a, id); st.Decision != nil {
+			t.Fatalf("%s decided by a refused batch: %+v", id, st)
+		}
+	}
+	// Teams that only contain the caller's email as part of a longer one
+	// are no conflict; another admin decides the rest.
+	decPost(t, c, http.StatusOK, []uuid.UUID{f.prefix, f.suffix, f.clean}, "waitlist", nil)
+	decPost(t, as(t, a, anon, f.other), http.StatusOK, []uuid.UUID{f.own, f.team, f.spaced}, "reject", nil)
 }

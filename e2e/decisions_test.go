@@ -302,11 +302,14 @@ func TestDecisionsAllOrNothing(t *testing.T) {
 		t.Fatalf("draft in the batch: %+v", body)
 	}
 	// Several offenders are all named, by reason.
-	decPost(t, admin, http.StatusBadRequest, []uuid.UUID{answered, ok1, draft, own}, "waitlist", nil).JSON(t, &body)
-	want := "not submitted: " + draft.String() + "; your own application: " + own.String() + "; already answered: " + answered.String()
+	decPost(t, admin, http.StatusBadRequest, []uuid.UUID{answered, ok1, draft}, "waitlist", nil).JSON(t, &body)
+	want := "not submitted: " + draft.String() + "; already answered: " + answered.String()
 	if body.Details["application_ids"] != want {
 		t.Fatalf("details %q, want %q", body.Details["application_ids"], want)
 	}
+	// The caller's own application is a conflict of interest: 403, before
+	// the other reasons (TestConflictDecisions).
+	decPost(t, admin, http.StatusForbidden, []uuid.UUID{answered, ok1, draft, own}, "waitlist", nil)
 	// An id that does not exist is 404, and also changes nothing.
 	missing := uuid.New()
 	decPost(t, admin, http.StatusNotFound, []uuid.UUID{ok1, missing}, "reject", nil).JSON(t, &body)

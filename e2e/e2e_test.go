@@ -11,9 +11,12 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/testenv"
+	"hackdesk/testenv/browser"
 )
 
-func TestMain(m *testing.M) { testenv.Main(m) }
+// TestMain starts the shared services and, after the tests, closes the
+// one browser the page tests share.
+func TestMain(m *testing.M) { testenv.MainThen(m, browser.Close) }
 
 // client talks to one running App.
 type client struct {

@@ -206,8 +206,6 @@ func TestFoundryFailures(t *testing.T) {
 	taken := uniqueName("taken")
 	fake.AddRepository(taken, time.Now().Add(-time.Hour))
 	takenLaunch := launch(t, admin, opts(taken, "platform"))
-	// An unknown team.
-	noTeam := launch(t, admin, opts(uniqueName("noteam"), "ghosts"))
 	// A setup run that fails.
 	broken := uniqueName("broken")
 	fake.FailStep(broken, "Configure database")
@@ -223,14 +221,6 @@ func TestFoundryFailures(t *testing.T) {
 	}
 	if p.RepositoryURL != nil {
 		t.Fatalf("repository_url = %v for a repository that is not the project's", *p.RepositoryURL)
-	}
-
-	p = waitProject(t, admin, noTeam.ProjectID)
-	if s := p.step("grant_team"); p.Status != "failed" || s.Status != "failed" || !strings.Contains(s.Detail, "team ghosts not found") {
-		t.Fatalf("unknown team: %+v", p)
-	}
-	if s := p.step("create_repository"); s.Status != "succeeded" || p.RepositoryURL == nil {
-		t.Fatalf("unknown team, create step: %+v", p)
 	}
 
 	p = waitProject(t, admin, brokenLaunch.ProjectID)
@@ -253,7 +243,7 @@ func TestFoundryFailures(t *testing.T) {
 		PageSize int              `json:"page_size"`
 	}
 	admin.expect(http.StatusOK, "GET", "/api/codehost/projects?page=1&page_size=10", nil).JSON(t, &list)
-	if list.Total != 4 || len(list.Projects) != 4 || list.Projects[0].Name != taken || list.Projects[3].ID != takenLaunch.ProjectID {
+	if list.Total != 3 || len(list.Projects) != 3 || list.Projects[0].Name != taken || list.Projects[2].ID != takenLaunch.ProjectID {
 		t.Fatalf("history = %+v", list)
 	}
 	admin.expect(http.StatusBadRequest, "GET", "/api/codehost/projects?page=0", nil)
@@ -293,6 +283,33 @@ func TestFoundryValidation(t *testing.T) {
 	admin.expect(http.StatusNotFound, "GET", "/api/codehost/projects/"+uuid.NewString(), nil)
 	admin.expect(http.StatusNotFound, "GET", "/api/codehost/projects/not-a-uuid", nil)
 	admin.expect(http.StatusNotFound, "GET", "/api/codehost/projects/"+uuid.NewString()+"/runs", nil)
+}
+
+// TestFoundryTeamSlug: the team slug must be a slug (it goes into the code
+// host's URL with the organization's token) and name a team the code host
+// lists, both checked before anything is recorded or created.
+func TestFoundryTeamSlug(t *testing.T) {
+	a, anon := newApp(t)
+	admin := as(t, a, anon, account(t, a, "admin@example.com", "Admin", "admin"))
+	body := func(name, team string) map[string]any {
+		return map[string]any{"name": name, "project_type": "fastapi", "database": "postgresql", "team_slug": team}
+	}
+	for _, slug := range []string{"..", ".", "a/b", "a%2Fb", "%2e%2e", "a?b", "a#b", "Platform", "-x", "plat form", "platform/../../x"} {
+		r := admin.expect(http.StatusBadRequest, "POST", "/api/codehost/foundry/launch", body(uniqueName("slug"), slug))
+		if d, _ := r.Map(t)["details"].(map[string]any); d["team_slug"] == nil {
+			t.Errorf("team_slug %q: %s", slug, r.Body)
+		}
+	}
+	// A well-formed slug the organization has no team for.
+	name := uniqueName("noteam")
+	r := admin.expect(http.StatusBadRequest, "POST", "/api/codehost/foundry/launch", body(name, "ghosts"))
+	if d, _ := r.Map(t)["details"].(map[string]any); !strings.Contains(fmt.Sprint(d["team_slug"]), "no team") {
+		t.Errorf("unknown team: %s", r.Body)
+	}
+	if n := countRows(t, a, `SELECT count(*) FROM foundry_projects`) + countRows(t, a, `SELECT count(*) FROM workflow_starts`); n != 0 {
+		t.Fatalf("%d projects and workflow starts recorded", n)
+	}
+	launch(t, admin, body(uniqueName("okteam"), "hackathon-tech"))
 }
 
 // TestFoundryRoles: every Foundry route is for admins.

@@ -3,6 +3,7 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"image/png"
 	"net/url"
 	"strings"
@@ -160,12 +161,13 @@ func TestMembershipJoinQRAndPayment(t *testing.T) {
 	}
 	f.exec.expect(400, "GET", "/api/admin/memberships?status=maybe", nil)
 
-	// Paid in person once; the confirmation email once.
-	path := "/api/admin/memberships/" + id.String() + "/payments"
+	// Paid in person once, from the QR page (with its signature); the
+	// confirmation email once.
+	path := "/api/admin/memberships/" + id.String() + "/payments?sig=" + url.QueryEscape(sig)
 	f.exec.expect(400, "POST", path, map[string]any{"method": "shop", "amount_cents": 2000})
 	f.exec.expect(400, "POST", path, map[string]any{"method": "cash", "amount_cents": 1999})
 	f.exec.expect(400, "POST", path, map[string]any{"method": "cash"})
-	f.exec.expect(404, "POST", "/api/admin/memberships/"+uuid.NewString()+"/payments", map[string]any{"method": "cash", "amount_cents": 2000})
+	f.exec.expect(403, "POST", "/api/admin/memberships/"+uuid.NewString()+"/payments", map[string]any{"method": "cash", "amount_cents": 2000})
 	jane.expect(403, "POST", path, map[string]any{"method": "cash", "amount_cents": 2000})
 	var paid membershipAnswer
 	f.exec.expect(200, "POST", path, map[string]any{"method": "cash", "amount_cents": 2500}).JSON(t, &paid)
@@ -183,6 +185,64 @@ func TestMembershipJoinQRAndPayment(t *testing.T) {
 	f.exec.expect(200, "GET", "/api/admin/memberships?status=paid", nil).JSON(t, &list)
 	if list.Total != 1 || list.Items[0].ID != id {
 		t.Fatalf("paid list: %+v", list)
+	}
+}
+
+// TestMembershipPaymentSignature: a payment in person is recorded from the
+// QR page, and only with the signature of the member's own code (in the
+// query or the body), spelled exactly as the code spells it; without it,
+// or with another member's, nothing is recorded.
+func TestMembershipPaymentSignature(t *testing.T) {
+	f := newMemberFixture(t)
+	join := func(email string) (uuid.UUID, string) {
+		t.Helper()
+		c, _ := decAccount(t, f.a, f.anon, email, "member")
+		var got membershipAnswer
+		c.expect(201, "POST", "/api/membership", nil).JSON(t, &got)
+		u, err := url.Parse(decodeQR(t, c.expect(200, "GET", "/api/membership/qr", nil).Body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.Membership.ID, u.Query().Get("sig")
+	}
+	jane, janeSig := join("jane@x.test")
+	bob, bobSig := join("bob@x.test")
+	pay := map[string]any{"method": "cash", "amount_cents": 2000}
+	path := func(id uuid.UUID) string { return "/api/admin/memberships/" + id.String() + "/payments" }
+	// Spellings of the same signature bytes that must not verify.
+	raw, err := base64.RawURLEncoding.DecodeString(janeSig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lenient string // the same bytes with other spare bits in the last character
+	for _, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_" {
+		v := janeSig[:len(janeSig)-1] + string(c)
+		if b, err := base64.RawURLEncoding.DecodeString(v); err == nil && v != janeSig && bytes.Equal(b, raw) {
+			lenient = v
+			break
+		}
+	}
+	if lenient == "" {
+		t.Fatal("no other spelling of the signature found")
+	}
+	for _, bad := range []string{"", "?sig=", "?sig=" + url.QueryEscape(bobSig), "?sig=" + url.QueryEscape(lenient),
+		"?sig=" + url.QueryEscape(base64.URLEncoding.EncodeToString(raw)), "?sig=" + url.QueryEscape(base64.StdEncoding.EncodeToString(raw))} {
+		r := f.exec.expect(403, "POST", path(jane)+bad, pay)
+		if e, _ := errorOf(t, r); e != "Invalid signature" {
+			t.Errorf("sig %q: %s", bad, r.Body)
+		}
+		f.exec.expect(403, "GET", "/api/admin/memberships/"+jane.String()+bad, nil)
+	}
+	withSig := map[string]any{"method": "cash", "amount_cents": 2000, "sig": bobSig}
+	f.exec.expect(403, "POST", path(jane), withSig) // another member's, in the body
+	if n := countRows(t, f.a, `SELECT count(*) FROM memberships WHERE status = 'paid'`); n != 0 {
+		t.Fatalf("%d memberships paid without their signature", n)
+	}
+	// The member's own, in the query or the body.
+	f.exec.expect(200, "POST", path(jane)+"?sig="+url.QueryEscape(janeSig), pay)
+	f.exec.expect(200, "POST", path(bob), withSig)
+	if n := countRows(t, f.a, `SELECT count(*) FROM memberships WHERE status = 'paid'`); n != 2 {
+		t.Fatalf("%d memberships paid, want 2", n)
 	}
 }
 

@@ -13,10 +13,10 @@ import (
 func TestRateLimits(t *testing.T) {
 	a, _ := newApp(t)
 	limits := api.RateLimits{
-		LoginPerIP:     api.RateLimit{Requests: 5, Window: time.Minute},
-		LoginPerEmail:  api.RateLimit{Requests: 2, Window: time.Minute},
-		ForgotPerIP:    api.RateLimit{Requests: 3, Window: time.Minute},
-		ForgotPerEmail: api.RateLimit{Requests: 1, Window: time.Minute},
+		LoginPerIP:       api.RateLimit{Requests: 5, Window: time.Minute},
+		LoginPerEmail:    api.RateLimit{Requests: 2, Window: time.Minute},
+		ForgotPerIP:      api.RateLimit{Requests: 3, Window: time.Minute},
+		ForgotPerEmailIP: api.RateLimit{Requests: 1, Window: time.Minute},
 	}
 	ts := httptest.NewServer(api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Logger: a.Log, Limits: &limits}))
 	defer ts.Close()
@@ -52,7 +52,7 @@ func TestRateLimits(t *testing.T) {
 		}
 		check429(c.do("POST", "/api/auth/login", map[string]string{"email": "d@example.com", "password": "guess-123"}))
 	})
-	t.Run("ForgotPerEmail", func(t *testing.T) {
+	t.Run("ForgotPerEmailIP", func(t *testing.T) {
 		c.expect(http.StatusOK, "POST", "/api/auth/forgot-password", map[string]string{"email": "x@example.com"})
 		check429(c.do("POST", "/api/auth/forgot-password", map[string]string{"email": "x@example.com"}))
 	})

@@ -40,9 +40,9 @@ func seedApplication(t *testing.T, a *app.App, id, owner uuid.UUID, status strin
 	_, err := a.Store.Pool().Exec(context.Background(), `
 		INSERT INTO applications (id, profile_id, status, email, phone, discord, tshirt_size, age, country,
 			university, program, year_of_study, experience_level, hackathons_attended,
-			resume_key, resume_name, q1_answer, q2_answer, coc_agreed, info_share_authorized, submitted_at)
+			resume_key, resume_name, resume_type, q1_answer, q2_answer, coc_agreed, info_share_authorized, submitted_at)
 		SELECT $1::uuid, p.id, $3::text, p.email, '+1 613 555 0100', 'handle', 'M', 20, 'Canada',
-			'uOttawa', 'CS', '2', 'beginner', 1, p.id::text || '/cv.pdf', 'cv.pdf', 'q1', 'q2', true, true,
+			'uOttawa', 'CS', '2', 'beginner', 1, p.id::text || '/cv.pdf', 'cv.pdf', 'pdf', 'q1', 'q2', true, true,
 			CASE WHEN $3::text = 'submitted' THEN now() END
 		FROM profiles p WHERE p.id = $2::uuid`, id, owner, status)
 	if err != nil {

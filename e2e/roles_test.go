@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -67,7 +68,9 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 
 // TestRoleMatrix walks every route registered on the router with every kind
 // of caller and checks the status class against the policy table. A route
-// without a policy fails the test.
+// without a policy fails the test. Pages answer as pages: the page (200
+// HTML) for a caller the policy allows, else a 303 to sign in (anonymous,
+// with the path as next) or home (signed in without the role).
 func TestRoleMatrix(t *testing.T) {
 	a, anon := newApp(t)
 	ctx := context.Background()
@@ -111,8 +114,34 @@ func TestRoleMatrix(t *testing.T) {
 			id := strings.TrimPrefix(path, "/api/admin/memberships/")
 			path += "?sig=" + membership.QRSigner(key).Sign(id)
 		}
+		if srv.IsPage(method, route) {
+			for _, c := range callers {
+				var bearer []string
+				if c.role != "" {
+					bearer = []string{"Authorization", "Bearer " + newSession(t, a.Store, ids[c.name])}
+				}
+				r := fetch(t, anon.base, method, path, bearer...)
+				loc := r.Header.Get("Location")
+				switch {
+				case want[c.name]:
+					if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+						t.Errorf("%s %s (%v) as %s = %d %q, want the page", method, route, policy, c.name, r.Status, r.Header.Get("Content-Type"))
+					}
+				case c.role == "":
+					if to := "/login?next=" + url.QueryEscape(path); r.Status != http.StatusSeeOther || loc != to {
+						t.Errorf("%s %s (%v) as %s = %d to %q, want 303 to %s", method, route, policy, c.name, r.Status, loc, to)
+					}
+				default:
+					if r.Status != http.StatusSeeOther || loc != "/" {
+						t.Errorf("%s %s (%v) as %s = %d to %q, want 303 to /", method, route, policy, c.name, r.Status, loc)
+					}
+				}
+			}
+			return nil
+		}
 		for _, c := range callers {
-			cl := &client{t: t, base: anon.base}
+			// The pages' assets are not API operations.
+			cl := &client{t: t, base: anon.base, offSpec: srv.ServesWeb(method, route)}
 			if c.role != "" {
 				cl.token = newSession(t, a.Store, ids[c.name])
 			}

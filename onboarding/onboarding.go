@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
@@ -126,7 +127,7 @@ func Validate(s Submission, roleOptions []string, ownKeys []string) map[string]s
 	if n := len([]rune(s.DisplayName)); n < 1 || n > 100 {
 		f["display_name"] = "must be 1 to 100 characters"
 	}
-	if a, err := mail.ParseAddress(s.Email); err != nil || a.Address != s.Email || len(s.Email) > 254 {
+	if a, err := mail.ParseAddress(s.Email); err != nil || a.Address != s.Email || utf8.RuneCountInString(s.Email) > 254 {
 		f["email"] = "must be an email address"
 	}
 	if !contains(roleOptions, s.Role) {

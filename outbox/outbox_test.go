@@ -56,8 +56,8 @@ func run(t *testing.T, d *outbox.Dispatcher) {
 // request is a start of a workflow no worker polls for: starting it is
 // all these tests look at.
 func request(id string) workflows.Request {
-	return workflows.Request{ID: id, Type: "SendEmail", Kind: workflows.KindEmail, Subject: "ada@example.com",
-		Summary: "Email notice to ada@example.com",
+	return workflows.Request{ID: id, Type: "SendEmail", Kind: workflows.KindEmail, Subject: id,
+		Summary: "Email notice " + id,
 		Input:   workflows.SendEmailInput{Key: id, Kind: "notice", To: "ada@example.com"}}
 }
 
@@ -146,7 +146,7 @@ func TestNotifyStartsAfterCommit(t *testing.T) {
 	if got := string(sa["HackdeskKind"].GetData()); got != `"email"` {
 		t.Fatalf("HackdeskKind = %s", got)
 	}
-	if got := string(sa["HackdeskSubject"].GetData()); got != `"ada@example.com"` {
+	if got := string(sa["HackdeskSubject"].GetData()); got != `"`+id+`"` {
 		t.Fatalf("HackdeskSubject = %s", got)
 	}
 	if desc.ExecutionConfig.GetUserMetadata().GetSummary() == nil {

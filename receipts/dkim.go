@@ -32,11 +32,15 @@ const maxSignatures = 5
 // VerifyDKIM passes only when the message (at most MaxSize bytes) has a
 // single From field whose address is at domain, and carries at least one
 // DKIM signature that verifies, whose d= is domain (case-insensitive) and
-// whose signed header fields include From. Keys are read with lookup; at
-// most five signatures are checked. Any other outcome is an error wrapping
-// ErrDKIM with a short reason: no signature, a bad signature, a signature
-// by another domain, From not signed, a failed key lookup, or a sender
-// outside domain.
+// whose signed header fields (h=) include From and every instance of the
+// MIME header fields Parse reads (MIME-Version, Content-Type,
+// Content-Transfer-Encoding) that the message has. Those fields decide how
+// the signed body is read, so one the signature leaves out could be
+// swapped, added or dropped in transit and change the receipt. Keys are
+// read with lookup; at most five signatures are checked. Any other outcome
+// is an error wrapping ErrDKIM with a short reason: no signature, a bad
+// signature, a signature by another domain, From or a MIME field not
+// signed, a failed key lookup, or a sender outside domain.
 func VerifyDKIM(raw []byte, domain string, lookup LookupTXT) error {
 	domain = strings.ToLower(strings.TrimSpace(domain))
 	switch {
@@ -89,6 +93,8 @@ func VerifyDKIM(raw []byte, domain string, lookup LookupTXT) error {
 			r = fmt.Sprintf("signature by another domain (%q)", v.Domain)
 		case !signsFrom(v.HeaderKeys):
 			r = "From not signed"
+		case msg.unsigned(v.HeaderKeys) != "":
+			r = msg.unsigned(v.HeaderKeys) + " not signed"
 		default:
 			return nil
 		}
@@ -100,6 +106,24 @@ func VerifyDKIM(raw []byte, domain string, lookup LookupTXT) error {
 		reason += fmt.Sprintf(" (only the first %d signatures checked)", maxSignatures)
 	}
 	return fmt.Errorf("%w: %s", ErrDKIM, reason)
+}
+
+// unsigned returns the first MIME header field Parse reads that has more
+// instances in the message than the signature's h= lists (each listing
+// signs one instance, from the bottom up), or "".
+func (m message) unsigned(keys []string) string {
+	for _, name := range mimeFields {
+		listed := 0
+		for _, k := range keys {
+			if strings.EqualFold(strings.TrimSpace(k), name) {
+				listed++
+			}
+		}
+		if len(m.values(name)) > listed {
+			return name
+		}
+	}
+	return ""
 }
 
 func signsFrom(keys []string) bool {

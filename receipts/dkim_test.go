@@ -148,7 +148,7 @@ func TestSignHeaderKeys(t *testing.T) {
 		raw  []byte
 		want []string
 	}{
-		{"Sample", Sample{Email: "jane@example.com"}.Build(), []string{"From", "To", "Subject", "Date", "Message-ID", "Content-Type", "MIME-Version"}},
+		{"Sample", Sample{Email: "jane@example.com"}.Build(), []string{"From", "To", "Subject", "Date", "Message-ID", "Content-Type", "MIME-Version", "Content-Transfer-Encoding"}},
 		{"Minimal", []byte("X-Other: 1\r\nSubject: hi\nFrom: receipts@shop.hackdesk.test\n\nbody\n"), []string{"From", "Subject"}},
 	}
 	for _, c := range cases {
@@ -394,5 +394,74 @@ func TestVerifyDKIMTemporaryLookupFailure(t *testing.T) {
 	permanent := func(string) ([]string, error) { return nil, &net.DNSError{Err: "no such host", IsNotFound: true} }
 	if err := VerifyDKIM(raw, DevShopDomain, permanent); !errors.Is(err, ErrDKIM) {
 		t.Fatalf("missing key: %v, want ErrDKIM", err)
+	}
+}
+
+// signWith signs raw as the shop would, covering exactly the header fields
+// keys: a shop whose signature leaves some fields out.
+func signWith(tb testing.TB, k ShopKey, raw []byte, keys ...string) []byte {
+	tb.Helper()
+	raw = crlf(raw)
+	s, err := dkim.NewSigner(&dkim.SignOptions{Domain: k.Domain, Selector: k.Selector, Signer: k.Key,
+		HeaderCanonicalization: dkim.CanonicalizationRelaxed, BodyCanonicalization: dkim.CanonicalizationRelaxed,
+		HeaderKeys: keys})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := s.Write(raw); err != nil {
+		tb.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return append([]byte(s.Signature()), raw...)
+}
+
+// TestVerifyDKIMCoversMIMEFields: the MIME header fields Parse reads
+// decide how the signed body is read, so a signature that leaves one of
+// them out (which a relay could then swap, add or drop) does not vouch
+// for the receipt.
+func TestVerifyDKIMCoversMIMEFields(t *testing.T) {
+	shop := mustKey(t, DevShopDomain)
+	lookup := lookupOf(shop)
+	plain := Sample{Email: "jane@example.com", TermName: "2026-2027", Date: sampleDate}.Build()
+	noCTE := bytes.Replace(plain, []byte("Content-Transfer-Encoding: 7bit\r\n"), nil, 1)
+	if bytes.Equal(noCTE, plain) {
+		t.Fatalf("no 7bit Content-Transfer-Encoding in the sample:\n%s", plain)
+	}
+	all := []string{"From", "To", "Subject", "MIME-Version", "Content-Type", "Content-Transfer-Encoding"}
+	withoutCTE := []string{"From", "To", "Subject", "MIME-Version", "Content-Type"}
+	swap := func(raw []byte) []byte {
+		return bytes.Replace(raw, []byte("Content-Transfer-Encoding: 7bit"), []byte("Content-Transfer-Encoding: quoted-printable"), 1)
+	}
+	for _, c := range []struct {
+		name   string
+		raw    []byte
+		reason string // "" passes
+	}{
+		{"OKAllSigned", signWith(t, shop, plain, all...), ""},
+		{"OKAbsentFieldNotSigned", signWith(t, shop, noCTE, withoutCTE...), ""},
+		{"OKShopSigner", mustSign(t, shop, plain), ""},
+		{"ErrSignedFieldSwapped", swap(signWith(t, shop, plain, all...)), "did not verify"},
+		{"ErrCTENotSigned", signWith(t, shop, plain, withoutCTE...), "Content-Transfer-Encoding not signed"},
+		{"ErrCTESwapped", swap(signWith(t, shop, plain, withoutCTE...)), "Content-Transfer-Encoding not signed"},
+		{"ErrCTEAdded", bytes.Replace(signWith(t, shop, noCTE, withoutCTE...), []byte("MIME-Version: 1.0\r\n"),
+			[]byte("MIME-Version: 1.0\r\nContent-Transfer-Encoding: base64\r\n"), 1), "Content-Transfer-Encoding not signed"},
+		{"ErrContentTypeNotSigned", signWith(t, shop, plain, "From", "MIME-Version", "Content-Transfer-Encoding"), "Content-Type not signed"},
+		{"ErrMIMEVersionNotSigned", signWith(t, shop, plain, "From", "Content-Type", "Content-Transfer-Encoding"), "MIME-Version not signed"},
+		{"ErrSecondContentTypeAbove", append([]byte("Content-Type: text/html\r\n"), signWith(t, shop, plain, all...)...), "Content-Type"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := VerifyDKIM(c.raw, DevShopDomain, lookup)
+			if c.reason == "" {
+				if err != nil {
+					t.Fatalf("VerifyDKIM: %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrDKIM) || !strings.Contains(err.Error(), c.reason) {
+				t.Fatalf("VerifyDKIM: %v, want ErrDKIM with %q", err, c.reason)
+			}
+		})
 	}
 }

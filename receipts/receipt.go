@@ -31,8 +31,10 @@
 //
 // Parse reads what DKIM verifies: the header fields as a DKIM verifier
 // splits them (one From; at most one MIME-Version, Content-Type and
-// Content-Transfer-Encoding) and the body after the first empty line, so a
-// header field added in transit cannot change how the signed body is read.
+// Content-Transfer-Encoding) and the body after the first empty line.
+// VerifyDKIM passes only a signature that covers each of those fields the
+// message has, so a header field added or changed in transit cannot change
+// how the signed body is read.
 //
 // Hostile posts stay cheap: a message is at most 1 MiB (MaxSize), its
 // header at most 64 KiB with no field folded over more than 100 lines, its
@@ -155,11 +157,16 @@ func Parse(raw []byte) (Receipt, error) {
 	return r, nil
 }
 
+// mimeFields are the header fields, besides From, that Parse reads: they
+// decide how the body is decoded. VerifyDKIM requires the signature to
+// cover each one present.
+var mimeFields = []string{"MIME-Version", "Content-Type", "Content-Transfer-Encoding"}
+
 // text returns the message's text as enmime reads it from the MIME header
 // fields and the body alone.
 func (m message) text() (string, error) {
 	var b bytes.Buffer
-	for _, name := range []string{"MIME-Version", "Content-Type", "Content-Transfer-Encoding"} {
+	for _, name := range mimeFields {
 		values := m.values(name)
 		if len(values) > 1 {
 			return "", fmt.Errorf("%w: %d %s header fields", ErrInvalid, len(values), name)

@@ -136,12 +136,13 @@ func WriteTXTFile(path string, keys ...ShopKey) error {
 }
 
 // signedFields are the header fields Sign covers, when present.
-var signedFields = []string{"From", "To", "Subject", "Date", "Message-ID", "Content-Type", "MIME-Version"}
+var signedFields = []string{"From", "To", "Subject", "Date", "Message-ID", "Content-Type", "MIME-Version", "Content-Transfer-Encoding"}
 
 // Sign returns raw, with CRLF line endings, preceded by a DKIM-Signature
 // field (ed25519-sha256, relaxed/relaxed) covering those of From, To,
-// Subject, Date, Message-ID, Content-Type and MIME-Version that are
-// present. raw must have a header, an empty line and a From field.
+// Subject, Date, Message-ID, Content-Type, MIME-Version and
+// Content-Transfer-Encoding that are present. raw must have a header, an
+// empty line and a From field.
 func (k ShopKey) Sign(raw []byte) ([]byte, error) {
 	if len(k.Key) != ed25519.PrivateKeySize {
 		return nil, errors.New("dkim sign: no key")

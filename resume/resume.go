@@ -28,6 +28,32 @@ var (
 	DOCX = Type{Ext: ".docx", ContentType: "application/vnd.openxmlformats-officedocument.wordprocessingml.document"}
 )
 
+// Types lists the accepted formats.
+func Types() []Type { return []Type{PDF, DOC, DOCX} }
+
+// Kind is the short name stored with a resume's key: "pdf", "doc" or
+// "docx" (the extension without its dot).
+func (t Type) Kind() string { return strings.TrimPrefix(t.Ext, ".") }
+
+// Kinds lists the Kind of every accepted format.
+func Kinds() []string {
+	out := make([]string, 0, 3)
+	for _, t := range Types() {
+		out = append(out, t.Kind())
+	}
+	return out
+}
+
+// ByKind returns the format a stored kind names.
+func ByKind(kind string) (Type, bool) {
+	for _, t := range Types() {
+		if t.Kind() == kind {
+			return t, true
+		}
+	}
+	return Type{}, false
+}
+
 // ErrUnsupported means the file is not a PDF, DOC or DOCX, or its content
 // does not match its extension. Detect wraps it with a short reason.
 var ErrUnsupported = errors.New("unsupported file: only PDF, DOC and DOCX resumes are accepted")
@@ -108,6 +134,26 @@ func Detect(filename string, data []byte) (Type, error) {
 	default:
 		return Type{}, unsupported("extension %q is not accepted", ext)
 	}
+}
+
+// HeadSize is how many leading bytes of a stored resume Sniff needs.
+const HeadSize = 8
+
+// Sniff tells the type of a resume that Detect accepted when it was
+// uploaded from its first HeadSize bytes: among files that passed Detect,
+// the signatures alone tell the three formats apart (a DOCX is the one that
+// starts as a ZIP). It serves resumes stored before their type was; a head
+// that starts with no signature wraps ErrUnsupported.
+func Sniff(head []byte) (Type, error) {
+	switch {
+	case bytes.HasPrefix(head, pdfMagic):
+		return PDF, nil
+	case bytes.HasPrefix(head, ole2Magic):
+		return DOC, nil
+	case bytes.HasPrefix(head, zipMagic):
+		return DOCX, nil
+	}
+	return Type{}, unsupported("content starts with no PDF, DOC or DOCX signature")
 }
 
 // checkDOCX checks a ZIP archive as a Word document (see Detect).

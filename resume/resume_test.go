@@ -176,6 +176,46 @@ func TestTypes(t *testing.T) {
 	}
 }
 
+// Sniff gives every file Detect accepts the type Detect gave it, from
+// the first HeadSize bytes alone, and refuses a head with no signature.
+func TestSniff(t *testing.T) {
+	docx := makeDOCX(t)
+	for _, tt := range []struct {
+		name string
+		file string
+		data []byte
+	}{
+		{"OK_PDF", "cv.pdf", minimalPDF},
+		{"OK_DOC", "cv.doc", ole2Header},
+		{"OK_DOCX", "cv.docx", docx},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			want, err := Detect(tt.file, tt.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Sniff(tt.data[:HeadSize])
+			if err != nil || got != want {
+				t.Fatalf("Sniff = %+v, %v; want %+v", got, err, want)
+			}
+			if k, ok := ByKind(want.Kind()); !ok || k != want {
+				t.Fatalf("ByKind(%q) = %+v, %v", want.Kind(), k, ok)
+			}
+		})
+	}
+	for _, head := range [][]byte{pngHeader[:HeadSize], []byte("%PDF"), nil} {
+		if got, err := Sniff(head); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("Sniff(%q) = %+v, %v; want ErrUnsupported", head, got, err)
+		}
+	}
+	if got := strings.Join(Kinds(), ","); got != "pdf,doc,docx" {
+		t.Errorf("Kinds() = %s", got)
+	}
+	if _, ok := ByKind("exe"); ok {
+		t.Error(`ByKind("exe") found a type`)
+	}
+}
+
 func FuzzDetect(f *testing.F) {
 	docx := makeDOCX(f)
 	for _, s := range []struct {

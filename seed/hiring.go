@@ -51,9 +51,9 @@ func SeedHiringRound(ctx context.Context, store *db.Store, prefix string, hires,
 		{`INSERT INTO profiles (email, display_name, password_hash, role, email_confirmed_at)
 		  SELECT $1 || '.hire' || g || '@example.com', 'Hire ' || g, $3, 'member', now()
 		  FROM generate_series(1, $2::int) g`, []any{prefix, hires, hash}},
-		{`INSERT INTO applications (profile_id, status, email, resume_key, resume_name, q1_answer, q2_answer,
+		{`INSERT INTO applications (profile_id, status, email, resume_key, resume_name, resume_type, q1_answer, q2_answer,
 		      coc_agreed, info_share_authorized, submitted_at)
-		  SELECT p.id, 'submitted', p.email, p.id::text || '/cv.pdf', 'cv.pdf', 'q1', 'q2', true, true, now()
+		  SELECT p.id, 'submitted', p.email, p.id::text || '/cv.pdf', 'cv.pdf', 'pdf', 'q1', 'q2', true, true, now()
 		  FROM profiles p WHERE p.email LIKE $1 || '.hire%@example.com'`, []any{prefix}},
 		// Hire n takes the president position for n = 1, VP Tech for n = 2,
 		// Developer otherwise.

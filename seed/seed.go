@@ -4,9 +4,9 @@
 //
 // Everything is written with COPY inside one transaction, so a failed or
 // cancelled run leaves nothing behind. Resume keys and names are filled in
-// (`<profile_id>/<First>_<Last>_Resume.pdf`) but no object is uploaded to
-// the blob store: signed resume links of seeded applications lead to a
-// missing object.
+// (`<profile_id>/<First>_<Last>_Resume.pdf`, type pdf) but no object is
+// uploaded to the blob store: signed resume links of seeded applications
+// lead to a missing object.
 package seed
 
 import (
@@ -30,6 +30,7 @@ import (
 
 	"hackdesk/auth"
 	"hackdesk/hackathon"
+	"hackdesk/resume"
 )
 
 // DefaultPassword is every seeded account's password unless Options.Password
@@ -416,7 +417,7 @@ var applicationColumns = []string{
 	"id", "profile_id", "status", "email", "phone", "discord", "tshirt_size", "dietary_restrictions",
 	"age", "country", "gender", "ethnicity", "university", "program", "year_of_study", "experience_level",
 	"hackathons_attended", "github_url", "linkedin_url", "website_url", "resume_key", "resume_name",
-	"q1_answer", "q2_answer", "team_members", "coc_agreed", "info_share_authorized", "marketing_opt_in",
+	"resume_type", "q1_answer", "q2_answer", "team_members", "coc_agreed", "info_share_authorized", "marketing_opt_in",
 	"created_at", "updated_at", "submitted_at",
 }
 
@@ -465,6 +466,7 @@ func (p *plan) applicationRow() func(i int) []any {
 			maybe(r, 20, "https://"+lfirst+llast+".dev"),
 			a.profileID.String() + "/" + resumeName,
 			resumeName,
+			resume.PDF.Kind(),
 			projectAnswer(r),
 			haiku(r),
 			"",

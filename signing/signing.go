@@ -43,14 +43,12 @@ func (s Signer) Sign(msg string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// Verify reports, in constant time, whether sig is the signature of msg.
+// Verify reports, in constant time, whether sig is the signature of msg
+// exactly as Sign spells it: unpadded base64url with its spare bits zero.
+// Padding, the standard alphabet or other spare bits are refused, so one
+// signature has one spelling (a link cannot be varied and still verify).
 func (s Signer) Verify(msg, sig string) error {
-	got, err := base64.RawURLEncoding.DecodeString(sig)
-	if err != nil {
-		return ErrBadSignature
-	}
-	want, _ := base64.RawURLEncoding.DecodeString(s.Sign(msg))
-	if !hmac.Equal(got, want) {
+	if !hmac.Equal([]byte(sig), []byte(s.Sign(msg))) {
 		return ErrBadSignature
 	}
 	return nil
@@ -70,7 +68,9 @@ func (s Signer) Open(token string) (string, error) {
 		return "", ErrBadSignature
 	}
 	msg, err := base64.RawURLEncoding.DecodeString(enc)
-	if err != nil {
+	// One spelling per message: the decoder skips line breaks and ignores
+	// spare bits, so the encoding must be exactly what Seal writes.
+	if err != nil || base64.RawURLEncoding.EncodeToString(msg) != enc {
 		return "", ErrBadSignature
 	}
 	if err := s.Verify(string(msg), sig); err != nil {

@@ -1,7 +1,8 @@
 // Package slots bounds how many callers do something at once: a counting
 // semaphore whose callers wait for a place for a bounded time, then are
 // turned away with ErrBusy. Password hashing (memory and CPU) and the
-// membership webhook (database connections) pass through one each.
+// membership webhook (database connections) pass through one each; PerKey
+// bounds what one account runs at once (uploads).
 package slots
 
 import (

@@ -87,6 +87,23 @@ func (s *Store) Get(ctx context.Context, key string) (io.ReadCloser, int64, erro
 	return out.Body, aws.ToInt64(out.ContentLength), nil
 }
 
+// Head reads at most n bytes from the start of key (one ranged GET), for
+// a look at a file's signature without fetching the whole file. A missing
+// object is ErrNotFound.
+func (s *Store) Head(ctx context.Context, key string, n int) ([]byte, error) {
+	out, err := s.client.GetObject(ctx, &s3.GetObjectInput{
+		Bucket: &s.bucket, Key: &key, Range: aws.String(fmt.Sprintf("bytes=0-%d", n-1)),
+	})
+	if isNotFound(err) {
+		return nil, ErrNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer out.Body.Close()
+	return io.ReadAll(io.LimitReader(out.Body, int64(n)))
+}
+
 // Exists reports whether key holds an object.
 func (s *Store) Exists(ctx context.Context, key string) (bool, error) {
 	_, err := s.client.HeadObject(ctx, &s3.HeadObjectInput{Bucket: &s.bucket, Key: &key})
@@ -113,6 +130,20 @@ func (s *Store) PresignGet(ctx context.Context, key, filename string, ttl time.D
 	}
 	return s.presign.get(ctx, key, ttl, time.Now(), map[string]string{
 		"response-content-disposition": fmt.Sprintf("attachment; filename=%q", filename),
+	})
+}
+
+// PresignInline returns a time-limited link (SigV4, path style) that
+// browsers show in place rather than save: the response carries
+// Content-Disposition: inline and the given Content-Type. It is for
+// previews; downloads use PresignGet.
+func (s *Store) PresignInline(ctx context.Context, key, contentType string, ttl time.Duration) (string, error) {
+	if s.presign == nil {
+		return "", errors.New("storage: S3_ENDPOINT is not a URL")
+	}
+	return s.presign.get(ctx, key, ttl, time.Now(), map[string]string{
+		"response-content-disposition": "inline",
+		"response-content-type":        contentType,
 	})
 }
 

@@ -67,7 +67,24 @@ func Main(m *testing.M) {
 	os.Exit(run(m))
 }
 
-func run(m *testing.M) int {
+// MainThen is Main with a clean-up that runs after the tests, before the
+// services stop (the e2e tests close their shared browser with it).
+func MainThen(m *testing.M, after func()) {
+	os.Exit(run(testingM{m, after}))
+}
+
+// testingM runs a clean-up after the tests.
+type testingM struct {
+	m     *testing.M
+	after func()
+}
+
+func (t testingM) Run() int {
+	defer t.after()
+	return t.m.Run()
+}
+
+func run(m interface{ Run() int }) int {
 	if err := SetTimeZone(); err != nil {
 		fmt.Fprintln(os.Stderr, "testenv:", err)
 		return 1

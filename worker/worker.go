@@ -26,6 +26,8 @@ func New(c client.Client, taskQueue string, acts activities.Set) sdkworker.Worke
 		// their contexts are cancelled; an email handed to the driver is
 		// then still written down (activities.DeliverEmail).
 		WorkerStopTimeout: StopTimeout,
+		// Permanent database errors are not retried (activities.Classify).
+		Interceptors: activities.Interceptors(),
 	})
 	Register(w, acts)
 	return w
@@ -41,6 +43,7 @@ func NewBroadcast(c client.Client, taskQueue string, acts *activities.BroadcastA
 		DisableWorkflowWorker:        true,
 		TaskQueueActivitiesPerSecond: BroadcastBatchesPerSecond(rate),
 		WorkerStopTimeout:            StopTimeout,
+		Interceptors:                 activities.Interceptors(),
 	})
 	w.RegisterActivity(acts)
 	return w

@@ -34,7 +34,7 @@ const (
 // where it stands.
 type BroadcastInput struct {
 	BroadcastID uuid.UUID
-	Subject     string // for the Temporal UI's summary
+	Subject     string // the subject line (not shown in the Temporal UI's summary)
 	Total       int    // recipients, numbered 1..Total
 	PublicURL   string // the base of the unsubscribe links
 	// Next is the first recipient not yet handed out (0 or 1 at the start);

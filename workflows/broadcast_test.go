@@ -282,7 +282,7 @@ func TestBroadcast(t *testing.T) {
 	t.Run("Request", func(t *testing.T) {
 		req := workflows.BroadcastRequest(workflows.BroadcastInput{BroadcastID: id, Subject: "Hack night", Total: 3})
 		if req.ID != "broadcast:"+id.String() || req.Kind != workflows.KindBroadcast || req.Subject != id.String() ||
-			req.Type != "Broadcast" || req.Summary != "Broadcast Hack night" || req.TaskQueue != "" {
+			req.Type != "Broadcast" || req.Summary != "Broadcast "+id.String() || req.TaskQueue != "" {
 			t.Fatalf("request %+v", req)
 		}
 		if got := workflows.BroadcastTaskQueue("hackdesk"); got != "hackdesk-broadcast" {

@@ -29,12 +29,31 @@ type SendEmailResult struct {
 // SendEmailID is the workflow ID for the email with the given key.
 func SendEmailID(key string) string { return "email:" + key }
 
-// localActivities is the change that made both steps local activities:
-// the worker runs them inside the workflow task, so an email takes one
-// workflow task and no activity task, as a workflow that does nothing
-// does (it used two activity tasks and three workflow tasks). Runs started
-// before it replay with ordinary activities.
-const localActivities = "email-local-activities"
+// localSteps is the change that moved SendEmail's steps into the workflow
+// task as local activities, one step per version, under one change id:
+//
+//   - DefaultVersion (no marker): both steps are ordinary activities.
+//   - 1: RecordEmail is a local activity; DeliverEmail is an activity.
+//   - 2: both are local activities, so an email takes one workflow task
+//     and no activity task, as a workflow that does nothing does.
+//
+// A version that shipped is never removed while a run of it may be open.
+const localSteps = "record-email-locally"
+
+// localStepsRenamed is the change id one build recorded instead of raising
+// localSteps (its version 1 is localSteps' version 2). Runs it started
+// carry only this marker, so it is read, never written: a new run records
+// localSteps first and never gets here.
+const localStepsRenamed = "email-local-activities"
+
+// sendEmailSteps is the version of localSteps a run follows.
+func sendEmailSteps(ctx workflow.Context) workflow.Version {
+	v := workflow.GetVersion(ctx, localSteps, workflow.DefaultVersion, 2)
+	if v == workflow.DefaultVersion && workflow.GetVersion(ctx, localStepsRenamed, workflow.DefaultVersion, 1) == 1 {
+		return 2
+	}
+	return v
+}
 
 // local turns activity options into local ones: the same timeouts and
 // retry policy, the given error types not retried. A retry that waits
@@ -70,9 +89,9 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 	permanent := []string{activities.ErrTypeBadEmail, activities.ErrTypeDeliveryFailed, activities.ErrTypeOutcomeUnknown}
 	var res SendEmailResult
 	record := activities.RecordEmailInput{Key: in.Key, Kind: in.Kind, To: in.To, Data: in.Data}
-	isLocal := workflow.GetVersion(ctx, localActivities, workflow.DefaultVersion, 1) == 1
+	steps := sendEmailSteps(ctx)
 	var recorded workflow.Future
-	if isLocal {
+	if steps >= 1 {
 		recorded = workflow.ExecuteLocalActivity(local(ctx, storeOptions, permanent), a.RecordEmail, record)
 	} else {
 		recorded = workflow.ExecuteActivity(storeActivity(ctx, permanent...), a.RecordEmail, record)
@@ -85,7 +104,7 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 	progress = "sending"
 	var out activities.DeliverEmailResult
 	var delivered workflow.Future
-	if isLocal {
+	if steps >= 2 {
 		delivered = workflow.ExecuteLocalActivity(local(ctx, providerOptions, permanent), a.DeliverEmail, in.Key)
 	} else {
 		delivered = workflow.ExecuteActivity(providerActivity(ctx, permanent...), a.DeliverEmail, in.Key)

@@ -66,20 +66,49 @@ var watchOptions = workflow.ActivityOptions{
 	},
 }
 
+// recordCancel is the change that makes a cancelled launch record its
+// step and project failed ("cancelled") before it ends; runs started before
+// it end as they did, leaving the project running.
+const recordCancel = "foundry-record-cancel"
+
+// FoundryCancelledDetail is the detail of the step a cancelled launch was
+// on.
+const FoundryCancelledDetail = "the launch was cancelled"
+
 // FoundryLaunch creates the project's repository from its template, gives
 // the team access, dispatches the setup Actions workflow with the options
 // and follows the run to its end, recording each step as it starts and
 // ends. A failed step fails the project with its reason and ends the
-// workflow with that reason.
+// workflow with that reason. A cancelled run (the Temporal UI's cancel)
+// records the step it was on and the project failed, then ends cancelled.
 func FoundryLaunch(ctx workflow.Context, in FoundryLaunchInput) (FoundryLaunchResult, error) {
 	if in.ProjectID == uuid.Nil || in.Name == "" {
 		return FoundryLaunchResult{}, temporal.NewNonRetryableApplicationError("project and name are required", "BadInput", nil)
 	}
-	var res FoundryLaunchResult
 	progress := "starting"
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
+		return FoundryLaunchResult{}, err
+	}
+	markCancel := workflow.GetVersion(ctx, recordCancel, workflow.DefaultVersion, 1) >= 1
+	step := StepCreateRepository // the step under way
+	res, err := foundryLaunch(ctx, in, &progress, &step, markCancel)
+	if err == nil || !markCancel || ctx.Err() == nil {
 		return res, err
 	}
+	// Cancelled: the context can run no activity, a disconnected one can.
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	var a *activities.FoundryActivities
+	if rerr := workflow.ExecuteActivity(storeActivity(dctx), a.RecordStep, activities.StepUpdate{ProjectID: in.ProjectID,
+		Step: step, Status: "failed", Detail: FoundryCancelledDetail, Project: "failed"}).Get(dctx, nil); rerr != nil {
+		return res, rerr
+	}
+	progress = step + " cancelled"
+	return res, err
+}
+
+// foundryLaunch runs the steps, keeping *step on the one under way.
+func foundryLaunch(ctx workflow.Context, in FoundryLaunchInput, progress, step *string, markCancel bool) (FoundryLaunchResult, error) {
+	var res FoundryLaunchResult
 	var a *activities.FoundryActivities
 	sctx := storeActivity(ctx)
 	pctx := providerActivity(ctx, activities.FoundryNonRetryable...)
@@ -87,17 +116,21 @@ func FoundryLaunch(ctx workflow.Context, in FoundryLaunchInput) (FoundryLaunchRe
 		u.ProjectID = in.ProjectID
 		return workflow.ExecuteActivity(sctx, a.RecordStep, u).Get(ctx, nil)
 	}
-	// fail records the failed step and project, and ends the run.
+	// fail records the failed step and project, and ends the run. A
+	// cancellation is recorded by FoundryLaunch.
 	fail := func(step string, cause error) (FoundryLaunchResult, error) {
+		if markCancel && ctx.Err() != nil {
+			return res, cause
+		}
 		detail := reason(cause)
-		progress = step + " failed: " + detail
+		*progress = step + " failed: " + detail
 		if err := record(activities.StepUpdate{Step: step, Status: "failed", Detail: detail, Project: "failed"}); err != nil {
 			return res, err
 		}
 		return res, temporal.NewNonRetryableApplicationError(step+" failed: "+detail, "FoundryStepFailed", nil)
 	}
 
-	progress = StepCreateRepository
+	*progress, *step = StepCreateRepository, StepCreateRepository
 	if err := record(activities.StepUpdate{Step: StepCreateRepository, Status: "running"}); err != nil {
 		return res, err
 	}
@@ -117,7 +150,7 @@ func FoundryLaunch(ctx workflow.Context, in FoundryLaunchInput) (FoundryLaunchRe
 		return res, err
 	}
 
-	progress = StepGrantTeam
+	*progress, *step = StepGrantTeam, StepGrantTeam
 	if err := record(activities.StepUpdate{Step: StepGrantTeam, Status: "running"}); err != nil {
 		return res, err
 	}
@@ -128,12 +161,12 @@ func FoundryLaunch(ctx workflow.Context, in FoundryLaunchInput) (FoundryLaunchRe
 		return res, err
 	}
 
-	progress = StepDispatchSetup
+	*progress, *step = StepDispatchSetup, StepDispatchSetup
 	if err := record(activities.StepUpdate{Step: StepDispatchSetup, Status: "running"}); err != nil {
 		return res, err
 	}
 	correlation := in.ProjectID.String()
-	if err := workflow.ExecuteActivity(pctx, a.DispatchSetup, activities.DispatchInput{
+	if err := workflow.ExecuteActivity(pctx, a.DispatchSetup, activities.DispatchInput{ProjectID: in.ProjectID,
 		Repo: repo.Name, Ref: repo.DefaultBranch, CorrelationID: correlation,
 		ProjectType: in.ProjectType, Database: in.Database, Redis: in.Redis, S3: in.S3,
 	}).Get(ctx, nil); err != nil {
@@ -143,7 +176,7 @@ func FoundryLaunch(ctx workflow.Context, in FoundryLaunchInput) (FoundryLaunchRe
 		return res, err
 	}
 
-	progress = StepSetupRun
+	*progress, *step = StepSetupRun, StepSetupRun
 	if err := record(activities.StepUpdate{Step: StepSetupRun, Status: "running", Detail: "waiting for the run"}); err != nil {
 		return res, err
 	}
@@ -166,7 +199,7 @@ func FoundryLaunch(ctx workflow.Context, in FoundryLaunchInput) (FoundryLaunchRe
 		RunURL: out.URL, Project: "succeeded"}); err != nil {
 		return res, err
 	}
-	progress = "succeeded"
+	*progress = "succeeded"
 	res.Status = "succeeded"
 	return res, nil
 }

@@ -59,7 +59,7 @@ func TestFoundryLaunchSucceeds(t *testing.T) {
 		return c.Name == "web" && c.ProjectType == "nextjs" && c.Private && c.LaunchedAt.Equal(in.LaunchedAt)
 	})).Return(testRepo, nil).Once()
 	env.OnActivity(a.GrantTeam, mock.Anything, activities.GrantTeamInput{Repo: "web", TeamSlug: "platform"}).Return(nil).Once()
-	env.OnActivity(a.DispatchSetup, mock.Anything, activities.DispatchInput{Repo: "web", Ref: "main", CorrelationID: in.ProjectID.String(),
+	env.OnActivity(a.DispatchSetup, mock.Anything, activities.DispatchInput{ProjectID: in.ProjectID, Repo: "web", Ref: "main", CorrelationID: in.ProjectID.String(),
 		ProjectType: "nextjs", Database: "postgresql", Redis: true}).Return(nil).Once()
 	env.OnActivity(a.WatchSetupRun, mock.Anything, mock.Anything).
 		Return(activities.RunOutcome{RunID: 7, URL: "https://gh.test/run/7", Conclusion: "success"}, nil).Once()
@@ -82,6 +82,28 @@ func TestFoundryLaunchSucceeds(t *testing.T) {
 		t.Fatalf("links not recorded: %+v", *steps)
 	}
 	env.AssertExpectations(t)
+}
+
+// TestFoundryLaunchCancelled: a launch cancelled while it follows the
+// setup run (the Temporal UI's cancel) records that step and the project
+// failed, so the project does not stay "running", and ends cancelled.
+func TestFoundryLaunchCancelled(t *testing.T) {
+	env, steps := newFoundryEnv(t)
+	var a *activities.FoundryActivities
+	env.OnActivity(a.CreateRepository, mock.Anything, mock.Anything).Return(testRepo, nil).Once()
+	env.OnActivity(a.GrantTeam, mock.Anything, mock.Anything).Return(nil).Once()
+	env.OnActivity(a.DispatchSetup, mock.Anything, mock.Anything).Return(nil).Once()
+	env.OnActivity(a.WatchSetupRun, mock.Anything, mock.Anything).After(time.Hour).
+		Return(activities.RunOutcome{Conclusion: "success"}, nil)
+	env.RegisterDelayedCallback(env.CancelWorkflow, 10*time.Minute)
+	env.ExecuteWorkflow(workflows.FoundryLaunch, foundryInput())
+	if err := env.GetWorkflowError(); !temporal.IsCanceledError(err) {
+		t.Fatalf("workflow error = %v, want cancelled", err)
+	}
+	last := (*steps)[len(*steps)-1]
+	if last.Step != workflows.StepSetupRun || last.Status != "failed" || last.Project != "failed" || last.Detail != workflows.FoundryCancelledDetail {
+		t.Fatalf("last update = %+v (all: %s), want the setup run and the project failed", last, summary(*steps))
+	}
 }
 
 // TestFoundryLaunchRetries: a code host outage (a retryable error) is

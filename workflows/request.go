@@ -32,12 +32,16 @@ var (
 // Requests travel through the outbox (package outbox), so Input must
 // marshal to JSON.
 type Request struct {
-	ID      string
-	Type    string // the registered workflow name, e.g. "SendEmail"
-	Input   any
-	Kind    Kind
-	Subject string // HackdeskSubject: the business key admins search by
-	Summary string // the static summary shown in the UI
+	ID    string
+	Type  string // the registered workflow name, e.g. "SendEmail"
+	Input any
+	Kind  Kind
+	// Subject is HackdeskSubject, the business key admins search by, and
+	// Summary the static summary the UI shows. Both are visible to everyone
+	// who can open the UI and are not encrypted: ids and keys only, never
+	// an email address or a person's name.
+	Subject string
+	Summary string
 	// TaskQueue overrides the dispatcher's task queue when set.
 	TaskQueue string
 	// Signal, when set, makes this a signal-with-start: the signal is sent
@@ -52,9 +56,11 @@ func (r Request) SearchAttributes() temporal.SearchAttributes {
 }
 
 // SendEmailRequest starts the SendEmail workflow for one recorded email.
+// Its subject and summary name the email by its idempotency key, never by
+// the recipient: everyone who can open the Temporal UI sees them.
 func SendEmailRequest(in SendEmailInput) Request {
 	return Request{ID: SendEmailID(in.Key), Type: "SendEmail", Input: in, Kind: KindEmail,
-		Subject: in.To, Summary: "Email " + in.Kind + " to " + in.To}
+		Subject: in.Key, Summary: "Email " + in.Kind + " " + in.Key}
 }
 
 // ResumeCleanupRequest starts the ResumeCleanup workflow for a replaced
@@ -70,8 +76,10 @@ func RsvpDeadlineRequest(in RsvpDeadlineInput) Request {
 		Subject: in.BatchID.String(), Summary: "RSVP deadline " + in.Deadline.UTC().Format("2006-01-02 15:04 MST") + " for offer batch " + in.BatchID.String()}
 }
 
-// BroadcastRequest starts the Broadcast workflow of a new broadcast.
+// BroadcastRequest starts the Broadcast workflow of a new broadcast. The
+// summary names it by id: its subject line is free text, which may name
+// people.
 func BroadcastRequest(in BroadcastInput) Request {
 	return Request{ID: BroadcastID(in.BroadcastID), Type: "Broadcast", Input: in, Kind: KindBroadcast,
-		Subject: in.BroadcastID.String(), Summary: "Broadcast " + in.Subject}
+		Subject: in.BroadcastID.String(), Summary: "Broadcast " + in.BroadcastID.String()}
 }

@@ -94,12 +94,16 @@ func RsvpDeadline(ctx workflow.Context, in RsvpDeadlineInput) (RsvpDeadlineResul
 	}
 
 	progress = "waiting for the deadline"
-	// A second's margin so the database's clock has passed the deadline too.
+	// A second past the deadline, so an answer given at its last instant
+	// has committed.
 	if err := sleepUntil(ctx, in.Deadline.Add(time.Second)); err != nil {
 		return res, err
 	}
 	progress = "expiring unanswered offers"
-	if err := workflow.ExecuteActivity(actx, a.ExpireOffers, activities.ExpireOffersInput{BatchID: in.BatchID}).Get(ctx, &res.Expired); err != nil {
+	// The offers are expired against the deadline this run carries, on its
+	// own clock: the database's clock may run behind it.
+	if err := workflow.ExecuteActivity(actx, a.ExpireOffers,
+		activities.ExpireOffersInput{BatchID: in.BatchID, Deadline: in.Deadline}).Get(ctx, &res.Expired); err != nil {
 		return res, err
 	}
 	if res.Expired == 0 || in.Window <= 0 {
@@ -137,12 +141,33 @@ func sleepUntil(ctx workflow.Context, t time.Time) error {
 	return nil
 }
 
+// EmailChildrenInFlight is how many SendEmail children sendAll keeps
+// started and unfinished at once, well under the Temporal server's limit
+// on a run's pending children (2,000 by default), above which a run can
+// start no more children and is stuck.
+const EmailChildrenInFlight = 100
+
+// boundedSends is the change that bounds sendAll to EmailChildrenInFlight
+// unfinished children, starting the next as one finishes, instead of
+// starting every child in one workflow task. Runs started before it keep
+// starting them all at once.
+const boundedSends = "send-all-bounded"
+
 // sendAll starts one SendEmail child per recorded email and waits until
 // each has started; the children outlive this run. A child that already
-// exists (a retry) counts as started.
+// exists (a retry) counts as started. At most EmailChildrenInFlight
+// children are unfinished at once: beyond that, the next child starts when
+// one finishes. A batch of up to EmailChildrenInFlight emails is started
+// in one workflow task, as before the bound.
 func sendAll(ctx workflow.Context, refs []activities.EmailRef) error {
-	futures := make([]workflow.ChildWorkflowFuture, len(refs))
-	for i, ref := range refs {
+	bounded := workflow.GetVersion(ctx, boundedSends, workflow.DefaultVersion, 1) >= 1
+	futures := make([]workflow.ChildWorkflowFuture, 0, len(refs))
+	sel := workflow.NewSelector(ctx)
+	unfinished := 0
+	for _, ref := range refs {
+		for bounded && unfinished >= EmailChildrenInFlight {
+			sel.Select(ctx)
+		}
 		req := SendEmailRequest(SendEmailInput{Key: ref.Key, Kind: ref.Kind, To: ref.To})
 		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 			WorkflowID:            req.ID,
@@ -150,7 +175,14 @@ func sendAll(ctx workflow.Context, refs []activities.EmailRef) error {
 			TypedSearchAttributes: req.SearchAttributes(),
 			StaticSummary:         req.Summary,
 		})
-		futures[i] = workflow.ExecuteChildWorkflow(cctx, SendEmail, req.Input)
+		f := workflow.ExecuteChildWorkflow(cctx, SendEmail, req.Input)
+		futures = append(futures, f)
+		if bounded {
+			// Finished, failed or never started (already running): a place
+			// is free.
+			unfinished++
+			sel.AddFuture(f, func(workflow.Future) { unfinished-- })
+		}
 	}
 	for _, f := range futures {
 		err := f.GetChildWorkflowExecution().Get(ctx, nil)

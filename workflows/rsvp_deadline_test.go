@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -24,6 +25,14 @@ func newRsvpEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	return env
 }
 
+// expiring matches ExpireOffers for batch against deadline: the offers are
+// expired by the deadline the workflow carries, not the database's clock.
+func expiring(batch uuid.UUID, deadline time.Time) any {
+	return mock.MatchedBy(func(in activities.ExpireOffersInput) bool {
+		return in.BatchID == batch && in.Deadline.Equal(deadline)
+	})
+}
+
 func TestRsvpDeadline(t *testing.T) {
 	var a *activities.RsvpActivities
 	batch := uuid.New()
@@ -44,7 +53,7 @@ func TestRsvpDeadline(t *testing.T) {
 		env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).
 			Run(func(args mock.Arguments) { sent[args.Get(1).(workflows.SendEmailInput).Key] = true }).
 			Return(workflows.SendEmailResult{Status: "sent"}, nil)
-		env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Run(func(mock.Arguments) { expiredAt = env.Now() }).Return(0, nil).Once()
+		env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Run(func(mock.Arguments) { expiredAt = env.Now() }).Return(0, nil).Once()
 
 		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: deadline, Window: 72 * time.Hour, PublicURL: "https://h.test"})
 		if err := env.GetWorkflowError(); err != nil {
@@ -71,7 +80,7 @@ func TestRsvpDeadline(t *testing.T) {
 		env := newRsvpEnv(t)
 		deadline := env.Now().Add(time.Hour) // inside the 48 h lead: no reminder
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
-		env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(2, nil).Once()
+		env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Return(2, nil).Once()
 		var promote activities.PromoteInput
 		env.OnActivity(a.PromoteWaitlist, mock.Anything, mock.Anything).
 			Run(func(args mock.Arguments) { promote = args.Get(1).(activities.PromoteInput) }).
@@ -90,9 +99,10 @@ func TestRsvpDeadline(t *testing.T) {
 
 	t.Run("NoWindowNoPromotion", func(t *testing.T) {
 		env := newRsvpEnv(t)
+		deadline := env.Now().Add(time.Minute)
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
-		env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(3, nil).Once()
-		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: env.Now().Add(time.Minute)})
+		env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Return(3, nil).Once()
+		env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: deadline})
 		var res workflows.RsvpDeadlineResult
 		if err := env.GetWorkflowError(); err != nil {
 			t.Fatal(err)
@@ -113,11 +123,12 @@ func TestRsvpDeadlineOutlivesDatabaseOutage(t *testing.T) {
 	var a *activities.RsvpActivities
 	batch := uuid.New()
 	env := newRsvpEnv(t)
+	deadline := env.Now().Add(time.Minute)
 	env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
 	outage := errors.New("connect: connection refused")
-	env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(0, outage).Times(9)
-	env.OnActivity(a.ExpireOffers, mock.Anything, activities.ExpireOffersInput{BatchID: batch}).Return(4, nil).Once()
-	env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: env.Now().Add(time.Minute)})
+	env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Return(0, outage).Times(9)
+	env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Return(4, nil).Once()
+	env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: deadline})
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatalf("the workflow ended during the outage: %v", err)
 	}
@@ -133,5 +144,43 @@ func TestPromotionBatchIDDeterministic(t *testing.T) {
 	first, again := workflows.PromotionBatchID(b), workflows.PromotionBatchID(b)
 	if first != again || first == b || first == workflows.PromotionBatchID(uuid.New()) {
 		t.Fatalf("promotion batch id %s (again %s) for batch %s: want a stable id of its own per batch", first, again, b)
+	}
+}
+
+// TestSendAllBoundsChildren: an offer batch of 250 emails never has more
+// than EmailChildrenInFlight SendEmail children started and unfinished
+// (the server refuses a run more than 2,000 pending children); the next
+// starts as one finishes, and every email is sent.
+func TestSendAllBoundsChildren(t *testing.T) {
+	var a *activities.RsvpActivities
+	batch := uuid.New()
+	env := newRsvpEnv(t)
+	refs := make([]activities.EmailRef, 250)
+	for i := range refs {
+		refs[i] = activities.EmailRef{Key: fmt.Sprintf("offer:%d", i), Kind: "offer", To: fmt.Sprintf("a%d@x.test", i)}
+	}
+	env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return(refs, nil).Once()
+	deadline := env.Now().Add(time.Hour)
+	env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Return(0, nil).Once()
+	// Each email takes a minute to send: started ones stay unfinished.
+	startedAt := map[time.Time]int{}
+	sent := map[string]bool{}
+	env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).After(time.Minute).
+		Run(func(args mock.Arguments) {
+			startedAt[env.Now()]++
+			sent[args.Get(1).(workflows.SendEmailInput).Key] = true
+		}).
+		Return(workflows.SendEmailResult{Status: "sent"}, nil)
+	env.ExecuteWorkflow(workflows.RsvpDeadline, workflows.RsvpDeadlineInput{BatchID: batch, Deadline: deadline})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	for at, n := range startedAt {
+		if n > workflows.EmailChildrenInFlight {
+			t.Errorf("%d children started at %v, want at most %d unfinished at once", n, at, workflows.EmailChildrenInFlight)
+		}
+	}
+	if len(sent) != len(refs) {
+		t.Fatalf("%d of %d emails started", len(sent), len(refs))
 	}
 }

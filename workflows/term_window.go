@@ -15,9 +15,18 @@ import (
 // have not submitted are reminded.
 const TermWindowReminderLead = 48 * time.Hour
 
-// TermWindowDatesSignal carries a term's changed window dates (the whole
-// new set, so a repeated signal is harmless).
+// TermWindowDatesSignal says a term's window dates changed. It carries the
+// whole new set, but runs since the readDates change take it as a poke and
+// read the dates the database holds (signals can arrive out of order), so
+// a repeated or late signal is harmless.
 const TermWindowDatesSignal = "dates"
+
+// readDates is the change that made TermWindow read the stored dates on a
+// signal instead of applying the dates it carries (a signal older than the
+// last one applied would win), and look at the signals delivered with a
+// timer before acting on the timer (a timer and a signal in the same task
+// acted on the old dates). Runs started before it keep the old behaviour.
+const readDates = "term-window-read-dates"
 
 // TermWindows are a term's two form windows; a window is both times or
 // neither.
@@ -133,9 +142,11 @@ func nextStep(ws []*formWindow, now time.Time) (w *formWindow, step windowStep, 
 // TermWindow runs a term's two form windows: for each, it sleeps until the
 // window opens and emails the people the form is for, reminds those who
 // have not submitted 48 hours before it closes, and records the close.
-// Changed dates arrive as a signal and re-arm the wait (a selector over a
-// cancellable timer and the signal channel, like Temporal's updatable
-// timer sample). The progress query answers the next step.
+// A signal says the dates changed: the run reads them from the database
+// (TermWindowDates) and re-arms the wait (a selector over a cancellable
+// timer and the signal channel, like Temporal's updatable timer sample).
+// Signals are taken before a fired timer is acted on. The progress query
+// answers the next step.
 func TermWindow(ctx workflow.Context, in TermWindowInput) (TermWindowResult, error) {
 	var res TermWindowResult
 	if in.TermID == uuid.Nil {
@@ -149,6 +160,7 @@ func TermWindow(ctx workflow.Context, in TermWindowInput) (TermWindowResult, err
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
 		return res, err
 	}
+	reread := workflow.GetVersion(ctx, readDates, workflow.DefaultVersion, 1) >= 1
 	dates := workflow.GetSignalChannel(ctx, TermWindowDatesSignal)
 	apply := func(d TermWindows) {
 		now := workflow.Now(ctx)
@@ -158,14 +170,37 @@ func TermWindow(ctx workflow.Context, in TermWindowInput) (TermWindowResult, err
 	}
 	var a *activities.TermActivities
 	actx := storeActivity(ctx)
-	for {
-		// Take every signal already delivered before deciding.
+	// take takes the signals delivered so far and reports whether there
+	// were any. Before readDates each one's dates are applied in turn.
+	take := func() bool {
+		took := false
 		for {
 			var d TermWindows
 			if !dates.ReceiveAsync(&d) {
-				break
+				return took
 			}
-			apply(d)
+			took = true
+			if !reread {
+				apply(d)
+			}
+		}
+	}
+	// read applies the dates the database holds now.
+	read := func() error {
+		var d activities.TermDates
+		if err := workflow.ExecuteActivity(actx, a.TermWindowDates, in.TermID).Get(ctx, &d); err != nil {
+			return err
+		}
+		apply(TermWindows(d))
+		return nil
+	}
+	for {
+		// Take every signal already delivered before deciding.
+		if take() && reread {
+			if err := read(); err != nil {
+				return res, err
+			}
+			continue // signals that came during the read
 		}
 		now := workflow.Now(ctx)
 		w, step, at, ok := nextStep(ws, now)
@@ -181,12 +216,18 @@ func TermWindow(ctx workflow.Context, in TermWindowInput) (TermWindowResult, err
 			sel := workflow.NewSelector(ctx)
 			sel.AddFuture(timer, func(f workflow.Future) { fired = f.Get(ctx, nil) == nil })
 			sel.AddReceive(dates, func(c workflow.ReceiveChannel, _ bool) {
+				if reread {
+					return // the loop takes it
+				}
 				var d TermWindows
 				c.Receive(ctx, &d)
 				apply(d)
 			})
 			sel.Select(ctx)
 			cancel() // a signal leaves no stale timer behind
+			if reread && dates.Len() > 0 {
+				continue // dates changed, perhaps as the timer fired: decide again
+			}
 			if !fired {
 				continue // dates changed: decide again
 			}

@@ -1,6 +1,8 @@
 package workflows_test
 
 import (
+	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -20,6 +22,16 @@ type termWindowRun struct {
 	env   *testsuite.TestWorkflowEnvironment
 	mu    sync.Mutex
 	calls map[string][]time.Time
+	// stored are the term's dates in the database (TermWindowDates); nil
+	// until set, then every signal is a change stored before it is sent.
+	stored *workflows.TermWindows
+}
+
+// store sets the dates TermWindowDates reads, as a PATCH commits them.
+func (r *termWindowRun) store(w workflows.TermWindows) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stored = &w
 }
 
 func newTermWindowRun(t *testing.T) *termWindowRun {
@@ -51,7 +63,24 @@ func newTermWindowRun(t *testing.T) *termWindowRun {
 		Return([]activities.EmailRef{{Key: "remind-1", Kind: "exec_form_reminder", To: "a@x.test"}}, nil)
 	env.OnActivity(a.RecordWindowClosed, mock.Anything, mock.Anything).Run(note("close")).Return(3, nil)
 	env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).Return(workflows.SendEmailResult{Status: "sent"}, nil)
+	env.OnActivity(a.TermWindowDates, mock.Anything, mock.Anything).Return(func(context.Context, uuid.UUID) (activities.TermDates, error) {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		r.calls["read dates"] = append(r.calls["read dates"], env.Now())
+		if r.stored == nil {
+			return activities.TermDates{}, errors.New("the test stored no dates")
+		}
+		return activities.TermDates(*r.stored), nil
+	})
 	return r
+}
+
+// signal stores new dates and signals them at delay, as a PATCH does.
+func (r *termWindowRun) signal(delay time.Duration, w workflows.TermWindows) {
+	r.env.RegisterDelayedCallback(func() {
+		r.store(w)
+		r.env.SignalWorkflow(workflows.TermWindowDatesSignal, w)
+	}, delay)
 }
 
 func (r *termWindowRun) run(t *testing.T, w workflows.TermWindows) workflows.TermWindowResult {
@@ -141,12 +170,9 @@ func TestTermWindow(t *testing.T) {
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		newCloses := start.Add(day)
-		r.env.RegisterDelayedCallback(func() {
-			// The opening moves into the past: announced at once; the close is
-			// inside the lead, so no reminder.
-			r.env.SignalWorkflow(workflows.TermWindowDatesSignal, workflows.TermWindows{
-				OnboardingOpensAt: tp(start.Add(-time.Hour)), OnboardingClosesAt: &newCloses})
-		}, time.Hour)
+		// The opening moves into the past: announced at once; the close is
+		// inside the lead, so no reminder.
+		r.signal(time.Hour, workflows.TermWindows{OnboardingOpensAt: tp(start.Add(-time.Hour)), OnboardingClosesAt: &newCloses})
 		r.run(t, workflows.TermWindows{OnboardingOpensAt: tp(start.Add(10 * day)), OnboardingClosesAt: tp(start.Add(20 * day))})
 		r.at(t, "announce onboarding", start.Add(time.Hour))
 		r.never(t, "remind onboarding")
@@ -158,10 +184,7 @@ func TestTermWindow(t *testing.T) {
 		start := r.env.Now()
 		opens, closes := start.Add(day), start.Add(5*day)
 		newOpens, newCloses := start.Add(2*day), start.Add(10*day)
-		r.env.RegisterDelayedCallback(func() {
-			r.env.SignalWorkflow(workflows.TermWindowDatesSignal, workflows.TermWindows{
-				OnboardingOpensAt: &newOpens, OnboardingClosesAt: &newCloses})
-		}, time.Hour)
+		r.signal(time.Hour, workflows.TermWindows{OnboardingOpensAt: &newOpens, OnboardingClosesAt: &newCloses})
 		r.run(t, workflows.TermWindows{OnboardingOpensAt: &opens, OnboardingClosesAt: &closes})
 		r.at(t, "announce onboarding", newOpens)
 		r.at(t, "remind onboarding", newCloses.Add(-workflows.TermWindowReminderLead))
@@ -173,13 +196,11 @@ func TestTermWindow(t *testing.T) {
 		start := r.env.Now()
 		closes := start.Add(day)
 		rOpens, rCloses := start.Add(10*day), start.Add(20*day)
-		r.env.RegisterDelayedCallback(func() {
-			// Onboarding closed a day ago; moving its (past) dates sends nothing
-			// and records no second close.
-			r.env.SignalWorkflow(workflows.TermWindowDatesSignal, workflows.TermWindows{
-				OnboardingOpensAt: tp(start.Add(-5 * day)), OnboardingClosesAt: tp(start.Add(36 * time.Hour)),
-				ReturningOpensAt: &rOpens, ReturningClosesAt: &rCloses})
-		}, 2*day)
+		// Onboarding closed a day ago; moving its (past) dates sends nothing
+		// and records no second close.
+		r.signal(2*day, workflows.TermWindows{
+			OnboardingOpensAt: tp(start.Add(-5 * day)), OnboardingClosesAt: tp(start.Add(36 * time.Hour)),
+			ReturningOpensAt: &rOpens, ReturningClosesAt: &rCloses})
 		r.run(t, workflows.TermWindows{OnboardingOpensAt: tp(start.Add(-time.Hour)), OnboardingClosesAt: &closes,
 			ReturningOpensAt: &rOpens, ReturningClosesAt: &rCloses})
 		r.at(t, "announce onboarding", start)
@@ -194,12 +215,32 @@ func TestTermWindow(t *testing.T) {
 		opens, closes := start.Add(day), start.Add(5*day)
 		same := workflows.TermWindows{OnboardingOpensAt: &opens, OnboardingClosesAt: &closes}
 		for _, d := range []time.Duration{time.Hour, 2 * time.Hour, 2 * day} {
-			r.env.RegisterDelayedCallback(func() { r.env.SignalWorkflow(workflows.TermWindowDatesSignal, same) }, d)
+			r.signal(d, same)
 		}
 		r.run(t, same)
 		r.at(t, "announce onboarding", opens)
 		r.at(t, "remind onboarding", closes.Add(-workflows.TermWindowReminderLead))
 		r.at(t, "close onboarding", closes)
+	})
+
+	t.Run("StaleSignalIgnored", func(t *testing.T) {
+		// Two changes, D1 then D2, reach the workflow out of order (the
+		// outbox retried D1's row after D2's): the dates stored last win.
+		r := newTermWindowRun(t)
+		start := r.env.Now()
+		d0 := workflows.TermWindows{OnboardingOpensAt: tp(start.Add(day)), OnboardingClosesAt: tp(start.Add(10 * day))}
+		d1 := workflows.TermWindows{OnboardingOpensAt: tp(start.Add(2 * day)), OnboardingClosesAt: tp(start.Add(3 * day))}
+		d2 := workflows.TermWindows{OnboardingOpensAt: tp(start.Add(4 * day)), OnboardingClosesAt: tp(start.Add(5 * day))}
+		r.store(d0)
+		r.env.RegisterDelayedCallback(func() {
+			r.store(d1)
+			r.store(d2)
+			r.env.SignalWorkflow(workflows.TermWindowDatesSignal, d2)
+		}, time.Hour)
+		r.env.RegisterDelayedCallback(func() { r.env.SignalWorkflow(workflows.TermWindowDatesSignal, d1) }, 2*time.Hour)
+		r.run(t, d0)
+		r.at(t, "announce onboarding", *d2.OnboardingOpensAt)
+		r.at(t, "close onboarding", *d2.OnboardingClosesAt)
 	})
 
 	t.Run("Progress", func(t *testing.T) {

@@ -145,14 +145,15 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	fmt.Fprintf(stdout, `
 hackdesk dev is up
-  API          %s   (reference: %s/api/docs)
+  Site         %s/   (an account per role: ./bin/hackdesk seed --demo)
+  API          %s/api   (reference: %s/api/docs)
   Temporal UI  %s
   S3           %s   (bucket %s)
   Code host    %s
   Data         %s
 Press Ctrl-C to stop.
 
-`, d.URL(), d.URL(), uiURL, d.Config.S3Endpoint, d.Config.S3Bucket, d.CodeHostInUse(), *dataDir)
+`, d.URL(), d.URL(), d.URL(), uiURL, d.Config.S3Endpoint, d.Config.S3Bucket, d.CodeHostInUse(), *dataDir)
 	return d.Wait(ctx)
 }
 

@@ -53,3 +53,35 @@ func TestSeedCommand(t *testing.T) {
 		})
 	}
 }
+
+// --demo makes accounts (a superadmin among them) with printed passwords,
+// so it runs only on the dev cluster: a DATABASE_URL elsewhere is refused,
+// --force or not, and nothing is written.
+func TestSeedDemoRefused(t *testing.T) {
+	url := testenv.DatabaseURL(t)
+	t.Setenv("DATABASE_URL", url)
+	for name, args := range map[string][]string{
+		"ErrNotDevCluster": {"seed", "--demo"},
+		"ErrForced":        {"seed", "--demo", "--force"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			out, err := runCmd(t, "", args...)
+			if err == nil || !strings.Contains(err.Error(), "--demo") || !strings.Contains(err.Error(), "dev cluster") {
+				t.Fatalf("%v: %v\n%s", args, err, out)
+			}
+		})
+	}
+	store, err := db.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var n int
+	if err := store.Pool().QueryRow(context.Background(),
+		`SELECT count(*) FROM profiles WHERE email LIKE '%@demo.hackdesk.test'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 0 {
+		t.Fatalf("a refused --demo made %d accounts", n)
+	}
+}

@@ -3,8 +3,8 @@
 // Foundry project type, serving exactly the REST endpoints package
 // codehost uses. A dispatched setup workflow makes a simulated Actions run
 // that is queued, then in progress, then completed a few seconds later;
-// tests can make a step of it fail, take a repository name in advance, or
-// answer with rate limits.
+// tests can make a step of it fail, take a repository name in advance,
+// answer with rate limits, lose a dispatch's answer or list new runs late.
 package fakegithub
 
 import (
@@ -44,6 +44,10 @@ type Server struct {
 	failSteps map[string]string // repository ("" = any) → step to fail
 	limited   []limit
 	baseURL   string
+	// lostAnswers dispatches make their run but answer 502; runs are
+	// listed only listDelay after their dispatch.
+	lostAnswers int
+	listDelay   time.Duration
 
 	srv *http.Server
 	ln  net.Listener
@@ -70,7 +74,12 @@ type run struct {
 	FailStep  string
 }
 
-type limit struct{ secondary bool }
+type limit struct {
+	secondary bool
+	wait      time.Duration
+	// dispatches limits only workflow dispatches; other requests pass.
+	dispatches bool
+}
 
 // New builds a stand-in with its organization, teams and templates.
 func New(opts Options) *Server {
@@ -159,12 +168,41 @@ func (s *Server) FailStep(repoName, step string) {
 // RateLimit makes the next n requests answer with GitHub's rate-limit
 // answer: the primary limit (reset one second ahead) or, when secondary,
 // the secondary limit with Retry-After: 1.
-func (s *Server) RateLimit(n int, secondary bool) {
+func (s *Server) RateLimit(n int, secondary bool) { s.RateLimitFor(n, secondary, time.Second) }
+
+// RateLimitFor is RateLimit with the wait GitHub asks for (whole seconds).
+func (s *Server) RateLimitFor(n int, secondary bool, wait time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for range n {
-		s.limited = append(s.limited, limit{secondary: secondary})
+		s.limited = append(s.limited, limit{secondary: secondary, wait: wait})
 	}
+}
+
+// RateLimitDispatches makes the next n workflow dispatches (only those)
+// answer with the secondary rate limit and a Retry-After of wait.
+func (s *Server) RateLimitDispatches(n int, wait time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for range n {
+		s.limited = append(s.limited, limit{secondary: true, wait: wait, dispatches: true})
+	}
+}
+
+// LoseDispatchAnswers makes the next n dispatches make their run and then
+// answer 502, as when a proxy loses GitHub's answer.
+func (s *Server) LoseDispatchAnswers(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.lostAnswers = n
+}
+
+// ListRunsAfter lists a dispatched run only d after its dispatch, as GitHub
+// lists new runs a little late (0, the default: at once).
+func (s *Server) ListRunsAfter(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listDelay = d
 }
 
 // TeamPermission is the permission team has on a repository ("" when none).
@@ -200,12 +238,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.baseURL == "" {
 		s.baseURL = "http://" + r.Host
 	}
-	if len(s.limited) > 0 {
+	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
+	org := s.opts.Org
+	isDispatch := r.Method == "POST" && match(p, "repos", org, "*", "actions", "workflows", "*", "dispatches")
+	if len(s.limited) > 0 && (!s.limited[0].dispatches || isDispatch) {
 		l := s.limited[0]
 		s.limited = s.limited[1:]
 		w.Header().Set("Content-Type", "application/json")
 		if l.secondary {
-			w.Header().Set("Retry-After", "1")
+			w.Header().Set("Retry-After", strconv.Itoa(int(l.wait.Seconds())))
 			w.WriteHeader(http.StatusForbidden)
 			_ = json.NewEncoder(w).Encode(map[string]string{"message": "You have exceeded a secondary rate limit.",
 				"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"})
@@ -213,14 +254,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("X-RateLimit-Limit", "5000")
 		w.Header().Set("X-RateLimit-Remaining", "0")
-		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Second).Unix(), 10))
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(l.wait).Unix(), 10))
 		w.WriteHeader(http.StatusForbidden)
 		_ = json.NewEncoder(w).Encode(map[string]string{"message": "API rate limit exceeded.",
 			"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"})
 		return
 	}
-	p := strings.Split(strings.Trim(r.URL.Path, "/"), "/")
-	org := s.opts.Org
 	switch {
 	case r.Method == "GET" && match(p, "orgs", org, "teams"):
 		s.listTeams(w)
@@ -237,7 +276,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		writeJSON(w, http.StatusOK, s.repoJSON(rp))
-	case r.Method == "POST" && match(p, "repos", org, "*", "actions", "workflows", "*", "dispatches"):
+	case isDispatch:
 		s.dispatch(w, r, p[2], p[5])
 	case r.Method == "GET" && match(p, "repos", org, "*", "actions", "workflows", "*", "runs"):
 		s.listRuns(w, r, p[2], p[5])
@@ -421,6 +460,11 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, repoName, work
 	}
 	s.runs = append(s.runs, &run{ID: s.nextID, Repo: repoName, Workflow: workflow, Title: title,
 		Inputs: req.Inputs, CreatedAt: time.Now(), FailStep: step})
+	if s.lostAnswers > 0 {
+		s.lostAnswers--
+		writeErr(w, http.StatusBadGateway, "Server Error")
+		return
+	}
 	w.WriteHeader(http.StatusNoContent)
 }
 
@@ -451,7 +495,8 @@ func (s *Server) listRuns(w http.ResponseWriter, r *http.Request, repoName, work
 	total := 0
 	for i := len(s.runs) - 1; i >= 0; i-- { // newest first
 		rn := s.runs[i]
-		if rn.Repo != repoName || (workflow != "" && rn.Workflow != workflow) || (event != "" && event != "workflow_dispatch") {
+		if rn.Repo != repoName || (workflow != "" && rn.Workflow != workflow) || (event != "" && event != "workflow_dispatch") ||
+			time.Since(rn.CreatedAt) < s.listDelay {
 			continue
 		}
 		total++

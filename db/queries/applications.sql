@@ -5,6 +5,14 @@ RETURNING *;
 -- name: ApplicationGetByProfile :one
 SELECT * FROM applications WHERE profile_id = $1;
 
+-- name: ApplicationOwnerView :one
+-- The caller's application as its owner sees it, with the display names of
+-- its team (as reviewers see them).
+SELECT sqlc.embed(a),
+       application_team_names(a.team_members)::jsonb AS team_members_with_names
+FROM applications a
+WHERE a.profile_id = $1;
+
 -- name: ApplicationLockByProfile :one
 SELECT * FROM applications WHERE profile_id = $1 FOR UPDATE;
 
@@ -24,8 +32,17 @@ UPDATE applications SET
 WHERE id = @id AND status = 'draft';
 
 -- name: ApplicationSetResume :exec
-UPDATE applications SET resume_key = @resume_key, resume_name = @resume_name, updated_at = now()
+UPDATE applications SET resume_key = @resume_key, resume_name = @resume_name, resume_type = @resume_type,
+    updated_at = now()
 WHERE id = @id AND status = 'draft';
+
+-- name: ApplicationFillResumeType :exec
+-- The lazy backfill of a resume stored before types were: sets the type
+-- read from the object only while the row still points at that object and
+-- has no type, so a newer upload's type is never overwritten and running it
+-- twice is harmless. updated_at stays: the applicant changed nothing.
+UPDATE applications SET resume_type = @resume_type
+WHERE id = @id AND resume_key = @resume_key AND resume_type IS NULL;
 
 -- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
@@ -62,11 +79,10 @@ WHERE a.id = (
     LIMIT 1);
 
 -- name: ApplicationReviewConflict :one
--- What stands between a reviewer and an application: its status, whether
--- it is the reviewer's own, and whether its team lists the reviewer.
-SELECT status,
-       profile_id = @reviewer_id AS own,
-       team_lists_email(team_members, @reviewer_email::text)::boolean AS on_team
+-- What stands between a reviewer and an application: its status, and its
+-- applicant and team list for the conflict-of-interest rule (package
+-- conflict).
+SELECT status, profile_id, team_members
 FROM applications
 WHERE id = @application_id;
 
@@ -126,7 +142,7 @@ WHERE (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text
 -- Locks the applications a decision batch names, in id order so that two
 -- overlapping batches never deadlock. db_now is the transaction's clock,
 -- against which the RSVP deadline is checked.
-SELECT id, profile_id, status, decision, rsvp, now()::timestamptz AS db_now
+SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
 FROM applications
 WHERE id = ANY(@ids::uuid[])
 ORDER BY id
@@ -174,10 +190,15 @@ WHERE a.decision = 'offer' AND a.rsvp IS NULL AND a.rsvp_deadline = @deadline
 ORDER BY a.id;
 
 -- name: RsvpExpireOffers :many
--- Expires the unanswered offers among ids whose deadline has passed.
+-- Expires the unanswered offers among ids whose deadline is at or before
+-- @deadline: the deadline the RsvpDeadline workflow woke for, on its own
+-- clock, so a database clock running behind still expires them. An offer
+-- made again with a later deadline is left. Without @deadline (an activity
+-- scheduled before the workflow passed it), the database's now().
 UPDATE applications
 SET rsvp = 'expired', rsvp_at = now(), updated_at = now()
-WHERE id = ANY(@ids::uuid[]) AND decision = 'offer' AND rsvp IS NULL AND rsvp_deadline <= now()
+WHERE id = ANY(@ids::uuid[]) AND decision = 'offer' AND rsvp IS NULL
+  AND rsvp_deadline <= coalesce(sqlc.narg(deadline)::timestamptz, now())
 RETURNING id;
 
 -- name: RsvpWaitlistHead :many

@@ -22,10 +22,12 @@ ON CONFLICT (profile_id) WHERE active DO NOTHING;
 
 -- name: ExecRolesEndPrevious :many
 -- Ends the active exec roles of people not hired for the term (the
--- previous execs); returns whose roles ended.
+-- previous execs): roles of a term that starts before it, or of none;
+-- returns whose roles ended.
 UPDATE exec_roles e SET active = false, ended_at = now()
 WHERE e.active AND e.profile_id = ANY(@profile_ids::uuid[])
-  AND e.term_id IS DISTINCT FROM @term_id::uuid
+  AND (e.term_id IS NULL OR (SELECT t.starts_on FROM terms t WHERE t.id = e.term_id)
+                            < (SELECT f.starts_on FROM terms f WHERE f.id = @term_id::uuid))
 RETURNING e.profile_id;
 
 -- name: ExecRoleHeldInTerm :one

@@ -35,3 +35,21 @@ WHERE id = @id;
 UPDATE foundry_projects
 SET status = @status, updated_at = now()
 WHERE id = @id AND status = 'running';
+
+-- name: FoundryProjectClaimDispatch :one
+-- Records that the setup workflow is dispatched now, unless a dispatch was
+-- recorded less than @lost_after_seconds ago (its run may still appear):
+-- then there is no row.
+UPDATE foundry_projects
+SET setup_dispatched_at = now(), updated_at = now()
+WHERE id = @id
+  AND (setup_dispatched_at IS NULL
+       OR setup_dispatched_at <= now() - make_interval(secs => @lost_after_seconds::float8))
+RETURNING setup_dispatched_at::timestamptz;
+
+-- name: FoundryProjectReleaseDispatch :exec
+-- Forgets a recorded dispatch that the code host refused (it made no run),
+-- unless another dispatch has been recorded since.
+UPDATE foundry_projects
+SET setup_dispatched_at = NULL, updated_at = now()
+WHERE id = @id AND setup_dispatched_at = @dispatched_at::timestamptz;

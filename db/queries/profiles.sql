@@ -36,7 +36,7 @@ RETURNING *;
 
 -- name: ProfileView :one
 -- The profile with its active exec role, for GET /api/profile.
-SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
+SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at, p.marketing_opt_in,
        e.position AS exec_position, e.subteam AS exec_subteam, e.term_id AS exec_term_id
 FROM profiles p
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
@@ -67,7 +67,8 @@ UPDATE profiles SET role = 'member', updated_at = now()
 WHERE id = ANY(@ids::uuid[]) AND role = 'admin';
 
 -- name: ProfileSetMarketingOptIn :exec
--- Set from the application's opt-in when it is submitted.
+-- Set from the application's opt-in when it is submitted, and by the
+-- profile page (PATCH /api/profile).
 UPDATE profiles SET marketing_opt_in = @marketing_opt_in, updated_at = now() WHERE id = @id;
 
 -- name: ProfileUnsubscribe :execrows

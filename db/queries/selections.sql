@@ -7,10 +7,11 @@ ON CONFLICT (application_id, position_id) DO NOTHING
 RETURNING *;
 
 -- name: SelectionLock :one
--- A selection for a status change, with what the scope and email need.
+-- A selection for a status change, with what the scope, the conflict of
+-- interest rule and the email need.
 SELECT s.id, s.application_id, s.position_id, s.term_id, s.status, s.updated_at,
        p.title AS position_title, p.subteam AS position_subteam,
-       a.profile_id, pr.email AS applicant_email,
+       a.profile_id, a.team_members, pr.email AS applicant_email,
        coalesce(pr.display_name, pr.email)::text AS applicant_name,
        t.name AS term_name
 FROM selections s
@@ -80,12 +81,16 @@ WHERE s.term_id = @term_id AND s.status = 'accepted_offer'
 ORDER BY lower(coalesce(pr.display_name, pr.email)), a.profile_id;
 
 -- name: SelectionPreviousExecs :many
--- People holding an active exec role of another term (or of none) who are
--- not hired for this term: finalization ends their roles.
+-- People holding an active exec role of a term that starts before this one
+-- (or of none: roles granted before terms existed) who are not hired for
+-- this term: finalization ends their roles. Roles of this term or of a
+-- term starting later are never theirs to end.
 SELECT e.profile_id, pr.display_name, pr.email, pr.role
 FROM exec_roles e
 JOIN profiles pr ON pr.id = e.profile_id
-WHERE e.active AND e.term_id IS DISTINCT FROM @term_id::uuid
+WHERE e.active
+  AND (e.term_id IS NULL OR (SELECT t.starts_on FROM terms t WHERE t.id = e.term_id)
+                            < (SELECT f.starts_on FROM terms f WHERE f.id = @term_id::uuid))
   AND NOT EXISTS (
       SELECT 1 FROM selections s JOIN applications a ON a.id = s.application_id
       WHERE s.term_id = @term_id::uuid AND s.status = 'accepted_offer' AND a.profile_id = e.profile_id)

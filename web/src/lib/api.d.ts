@@ -22,10 +22,13 @@ export interface paths {
          *     `rsvp_deadline` in the future; waitlist and reject must not carry one (a
          *     re-decision to waitlist or reject clears the deadline). An application may be
          *     decided again until its applicant has answered.
-         *     Refusals: an id that does not exist is 404 (the message names it); an application
-         *     that is not submitted, is the caller's own, has been answered, or whose offer
-         *     expired is 400 Validation failed with the ids under `details.application_ids`,
-         *     e.g. `"not submitted: <id>; already answered: <id>"`. Nothing changes on a refusal.
+         *     Refusals: an id that does not exist is 404 (the message names it); the caller's
+         *     own application, or one whose `team_members` lists the caller's email, is 403
+         *     (conflict of interest) with a message naming those ids, e.g. `"You cannot decide on
+         *     your own application: <id>"`; an application that is not submitted, has been
+         *     answered, or whose offer expired is 400 Validation failed with the ids under
+         *     `details.application_ids`, e.g. `"not submitted: <id>; already answered: <id>"`.
+         *     Nothing changes on a refusal.
          *     With an `Idempotency-Key` header, a retried request with the same key and body
          *     answers the stored response and sends no second email; the same key with a
          *     different body is 422 `{error:"Idempotency key reused"}`.
@@ -297,7 +300,10 @@ export interface paths {
          * Mail a password reset link
          * @description Answers the same body, in about the same time, whether or not the email has an
          *     account. The link is `{PUBLIC_URL}/reset-password?token=...`: single use, valid
-         *     30 minutes; a newer link retires older ones. Rate limited per IP and per email.
+         *     30 minutes; a newer link retires older ones. Rate limited (429) per client IP (an
+         *     IPv6 client by its /64) and per email and IP. Beyond the per-email mailing rate
+         *     (3 links in 15 minutes, whoever asks) the answer is the same 200 and nothing is
+         *     sent, so the link mailed last stays live.
          */
         post: operations["requestPasswordReset"];
         delete?: never;
@@ -332,6 +338,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in, if anyone
+         * @description Always 200: `{user}` is the caller's profile (as `GET /api/profile`) or null when the
+         *     request carries no valid session. The web pages ask on every load; a signed-out
+         *     visitor is not an error.
+         */
+        get: operations["getSessionStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile": {
         parameters: {
             query?: never;
@@ -346,7 +374,13 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the display name */
+        /**
+         * Change the display name or the marketing email choice
+         * @description Absent fields stay as they are; neither may be null. Both change in one
+         *     transaction, and the answer is the profile as `GET /api/profile` shows it.
+         *     `marketing_opt_in: false` is what the one-click unsubscribe does; `true` takes
+         *     marketing broadcasts again.
+         */
         patch: operations["updateProfile"];
         trace?: never;
     };
@@ -357,7 +391,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's application, or null */
+        /**
+         * The caller's application, or null
+         * @description The application with its team's display names (`team_members_with_names`, as reviewers see them).
+         */
         get: operations["getApplication"];
         put?: never;
         /**
@@ -373,7 +410,9 @@ export interface paths {
          * @description Absent fields stay as they are; `null` or a blank string clears a field. Every
          *     field is validated; on any failure nothing changes. List fields accept a
          *     comma-separated string or an array of strings and are stored comma-separated.
-         *     After submission every PATCH answers 409.
+         *     After submission every PATCH answers 409. A PATCH that names `team_members` looks
+         *     them up as accounts and counts against the team search's per-caller limit
+         *     (`GET /api/users/emails`): 429 with Retry-After beyond it.
          */
         patch: operations["updateApplication"];
         trace?: never;
@@ -414,8 +453,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's resume with a signed download link (1 hour)
+         * The caller's resume with signed links (1 hour)
          * @description Also the resume status check on page load. Only ever the caller's own resume.
+         *     `url` downloads the file; `preview_url`, only for a PDF, shows it in place (for a
+         *     frame on the page: the link is on the object store's origin, never the app's).
          */
         get: operations["getResume"];
         put?: never;
@@ -425,7 +466,10 @@ export interface paths {
          *     reading). The type is decided by the content (`%PDF-`, the OLE2 signature, or a
          *     ZIP holding `word/document.xml`) and must match the extension. The object key is
          *     `{userId}/{safe filename}`. A replaced object is deleted by the ResumeCleanup
-         *     workflow once links to it have expired, unless it is current again.
+         *     workflow once links to it have expired, unless it is current again. The draft is
+         *     checked before the body is read: no application 404, a submitted one 409 (a
+         *     client sending `Expect: 100-continue` never sends the file then). One account runs
+         *     at most 2 uploads (resume or headshot) at once: 429 with Retry-After beyond.
          */
         post: operations["uploadResume"];
         delete?: never;
@@ -729,8 +773,12 @@ export interface paths {
         /**
          * Change a selection's status (VP)
          * @description Checked in this order: a selection outside the caller's scope (another subteam's,
-         *     for a VP) is 404; a VP setting a status other than in_review, interviewing, wanted
-         *     or not_wanted is 403; a move the status machine does not allow is 409
+         *     for a VP) is 404; a conflict of interest is 403 with a message naming it (the
+         *     caller's own application, `"You cannot change the status of your own
+         *     application"`, or one whose `team_members` lists the caller's email: a President's
+         *     own selection is moved by another President or a superadmin); a VP setting a
+         *     status other than in_review, interviewing, wanted or not_wanted is 403; a move the
+         *     status machine does not allow is 409
          *     `{error:"Invalid status change", message:"cannot move from X to Y"}`. Allowed: among
          *     the four review statuses freely; wanted → offer_sent; any review status →
          *     rejection_sent; offer_sent → accepted_offer or declined_offer; the last three are
@@ -895,7 +943,11 @@ export interface paths {
          *     offer becomes admin with its position's exec role; previous execs not hired again
          *     lose their exec role and become members (a superadmin keeps their role); each new
          *     exec gets one welcome email with the onboarding link, the chat invite and
-         *     `all_hands_url`. `all_hands_url` must be an https URL (else 400). A repeated call
+         *     `all_hands_url`. Previous execs are those holding an active exec role of a term that
+         *     starts before this one (or of no term). `all_hands_url` must be an https URL (else
+         *     400). Only the hiring term (the one with the latest `starts_on`) can be finalized:
+         *     another is 409 `{error:"Not the hiring term"}`; a term without an accepted offer is
+         *     409 `{error:"Nothing to finalize"}`; nothing is recorded then. A repeated call
          *     starts nothing new and answers the same `workflow_id`.
          */
         post: operations["finalizeHiring"];
@@ -986,9 +1038,13 @@ export interface paths {
          *     to its end; follow it with `GET /api/codehost/projects/{id}`. `name` is 1 to 100
          *     letters, digits, `.`, `_` or `-`, and not `.` or `..`. A name held by a project
          *     that is running or succeeded (compared case-insensitively) is 409; a failed
-         *     project's name may be launched again. Problems only the code host can see (the
-         *     name taken there, an unknown team) fail the matching step with the reason.
-         *     `redis` and `s3` default to false, `private` to true.
+         *     project's name may be launched again. `team_slug` is 1 to 100 of `a-z`, `0-9`,
+         *     `_` and `-`, starting with a letter or digit, and must be a team the code host
+         *     lists (`GET /api/codehost/teams`): checked before anything is recorded, 400 with
+         *     `details.team_slug` otherwise (503 when the code host cannot be asked). Problems
+         *     only the code host can see at launch time (the name taken there) fail the
+         *     matching step with the reason. `redis` and `s3` default to false, `private` to
+         *     true.
          */
         post: operations["launchFoundryProject"];
         delete?: never;
@@ -1070,8 +1126,10 @@ export interface paths {
          * Submit or update the onboarding form
          * @description The first submission answers 201, a later one updates it (200); one per person,
          *     term and form. Left out, the headshot fields keep their stored values; a
-         *     `headshot_key` must be one the caller uploaded, with consent. Same eligibility and
-         *     window rules as the load; nothing is stored when they refuse.
+         *     `headshot_key` must be the caller's own key for this term and form, with consent,
+         *     and (unless it is the stored key) name an object that was uploaded: a key nothing
+         *     was uploaded under is 400 with `details.headshot_key`. Same eligibility and window
+         *     rules as the load; nothing is stored when they refuse.
          */
         put: operations["putOnboardingForm"];
         post?: never;
@@ -1095,7 +1153,8 @@ export interface paths {
          * @description Multipart form with a `file` part (JPEG or PNG by its first bytes, at most 5 MB,
          *     enforced while reading) and `consent=true`. Stored byte for byte at
          *     `headshots/{term_id}/onboarding/{profile_id}.{jpg|png}`; an existing submission
-         *     points at it at once.
+         *     points at it at once. One account runs at most 2 uploads (resume or headshot) at
+         *     once: 429 with Retry-After beyond.
          */
         post: operations["uploadOnboardingHeadshot"];
         delete?: never;
@@ -1199,8 +1258,9 @@ export interface paths {
         /**
          * The headshots in scope as a ZIP (VP, President)
          * @description Stored (not deflated) entries named `<display name>-<profile id>.<ext>` made
-         *     safe, each streamed from the object store. Every object is checked before the
-         *     first byte: a missing one is 409 `Headshot missing`.
+         *     safe, each streamed from the object store. A headshot missing from the object
+         *     store is skipped and listed (display name, profile id, key) in a last entry,
+         *     `missing.txt`; the others are still exported.
          */
         get: operations["exportExecFormHeadshots"];
         put?: never;
@@ -1286,7 +1346,9 @@ export interface paths {
         };
         /**
          * The membership a scanned QR code opens (admin)
-         * @description A missing or wrong `sig` is 403 `{"error":"Invalid signature"}`.
+         * @description A missing or wrong `sig` is 403 `{"error":"Invalid signature"}`, whether or not the
+         *     membership exists. `sig` must be spelled exactly as the QR link spells it
+         *     (unpadded base64url, 43 characters); other spellings of the same bytes are wrong.
          */
         get: operations["getMembershipBySignedLink"];
         put?: never;
@@ -1307,10 +1369,16 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Mark a membership paid in person, once (admin)
-         * @description `method` is cash, etransfer or card; `amount_cents` at least the dues. The member
-         *     gets the confirmation email once (SendEmail key `membership-paid:<id>`).
-         *     409 `{"error":"Membership already paid"}` when it is paid, by any path.
+         * Mark a membership paid in person, once, from its QR page (admin)
+         * @description Recorded from the page the member's QR code opens, with that code's signature:
+         *     `sig` in the query (as the page's URL carries it) or in the body (both, when both
+         *     are sent, must verify). Without it, or with a wrong one, the answer is 403
+         *     `{"error":"Invalid signature"}` and nothing is recorded, whether or not the
+         *     membership exists: the signature is the member showing their code in person.
+         *     The body is checked first (400). `method` is cash, etransfer or card;
+         *     `amount_cents` at least the dues. The member gets the confirmation email once
+         *     (SendEmail key `membership-paid:<id>`). 409 `{"error":"Membership already
+         *     paid"}` when it is paid, by any path.
          */
         post: operations["recordMembershipPayment"];
         delete?: never;
@@ -1771,7 +1839,7 @@ export interface components {
             placeholder?: string | null;
             help_text?: string | null;
             required?: boolean;
-            /** @description distinct existing positions; empty or null makes a general question */
+            /** @description at most 100 distinct existing positions; empty or null makes a general question */
             position_ids?: string[] | null;
         };
         QuestionAnswer: {
@@ -1891,15 +1959,28 @@ export interface components {
         };
         /** @description An application as reviewers see it */
         ReviewApplication: components["schemas"]["ApplicationFields"] & {
-            /** @description signed link, 1 hour */
+            /** @description signed link, 1 hour, Content-Disposition: attachment */
             resume_url: string | null;
+            resume_preview_url: components["schemas"]["ResumePreviewURL"];
             /** @description the question-bank answers with their prompts (archived questions included) */
             question_answers: components["schemas"]["QuestionAnswer"][];
-            team_members_with_names: {
-                email: string;
-                display_name: string | null;
-            }[];
+            team_members_with_names: components["schemas"]["TeamMembersWithNames"];
         };
+        /** @description The application as its owner sees it (`GET /api/applications`) */
+        OwnerApplication: components["schemas"]["ApplicationFields"] & {
+            team_members_with_names: components["schemas"]["TeamMembersWithNames"];
+        };
+        /** @description the team members in listed order, each with the account's display name */
+        TeamMembersWithNames: {
+            email: string;
+            display_name: string | null;
+        }[];
+        /**
+         * @description For a PDF only: a presigned GET (3600 s) that the browser shows in place
+         *     (`response-content-disposition=inline`, `response-content-type=application/pdf`).
+         *     null for a DOC or DOCX (show the name and the download link) and without a resume.
+         */
+        ResumePreviewURL: string | null;
         /** @description One row of the admin applications table */
         AdminApplicationRow: {
             /** Format: uuid */
@@ -1955,36 +2036,54 @@ export interface components {
             /** @description the session making this request */
             current: boolean;
         };
-        StringOrList: string | string[] | null;
+        /**
+         * @description A list, as a comma-separated string or an array of strings (an item holding commas
+         *     counts as several). Items are trimmed and empty ones dropped; the list is stored
+         *     comma-separated (`a,b`), and that stored form may be at most 300 characters. null,
+         *     a blank string or an empty list clears it.
+         */
+        ListText: string | string[] | null;
+        /**
+         * @description At most 3 distinct email addresses (compared case-insensitively) of confirmed
+         *     accounts, never the applicant's own; a comma-separated string or an array, read as
+         *     `ListText` is. Stored in the accounts' own spelling. null, a blank string or an
+         *     empty list clears the team.
+         */
+        TeamMembersList: string | string[] | null;
+        /**
+         * @description An absolute http or https link: the scheme in any case, a host holding a dot, no
+         *     user name or password, at most 300 characters; it must also parse as a URL.
+         */
+        WebURL: string | null;
+        /**
+         * @description Text fields are trimmed before they are checked and stored; a blank string clears a
+         *     field like null. Lengths count characters (Unicode code points).
+         */
         ApplicationPatch: {
             /** Format: email */
             email?: string | null;
-            /** @description 7 to 25 digits, spaces, +().- */
+            /** @description an optional +, then 7 to 25 digits, spaces and ( ) . - */
             phone?: string | null;
-            /** @description 2-32 letters, digits, _ or . (optionally #1234) */
+            /** @description 2 to 32 letters, digits, _ or . (optionally #1234) */
             discord?: string | null;
             /** @enum {string|null} */
             tshirt_size?: "XS" | "S" | "M" | "L" | "XL" | "XXL" | null;
-            dietary_restrictions?: components["schemas"]["StringOrList"];
+            dietary_restrictions?: components["schemas"]["ListText"];
             age?: number | null;
             country?: string | null;
-            gender?: components["schemas"]["StringOrList"];
-            ethnicity?: components["schemas"]["StringOrList"];
+            gender?: components["schemas"]["ListText"];
+            ethnicity?: components["schemas"]["ListText"];
             university?: string | null;
             program?: string | null;
             year_of_study?: string | null;
-            experience_level?: components["schemas"]["StringOrList"];
+            experience_level?: components["schemas"]["ListText"];
             hackathons_attended?: number | null;
-            /** @description absolute http(s) URL */
-            github_url?: string | null;
-            /** @description absolute http(s) URL */
-            linkedin_url?: string | null;
-            /** @description absolute http(s) URL */
-            website_url?: string | null;
+            github_url?: components["schemas"]["WebURL"];
+            linkedin_url?: components["schemas"]["WebURL"];
+            website_url?: components["schemas"]["WebURL"];
             q1_answer?: string | null;
             q2_answer?: string | null;
-            /** @description at most 3 emails of confirmed accounts, never the applicant */
-            team_members?: components["schemas"]["StringOrList"];
+            team_members?: components["schemas"]["TeamMembersList"];
             coc_agreed?: boolean | null;
             info_share_authorized?: boolean | null;
             marketing_opt_in?: boolean | null;
@@ -2051,8 +2150,29 @@ export interface components {
             }[];
         };
         TokenRequest: {
+            /** @description the token of the mailed link; not blank */
             token: string;
         };
+        /**
+         * Format: email
+         * @description One address (`name@example.com`, no display name or angle brackets), at most 254
+         *     characters once surrounding white space is trimmed.
+         */
+        EmailAddress: string;
+        /**
+         * @description 8 to 128 characters (Unicode code points), counted as sent. Sign-up and reset also
+         *     need a zxcvbn strength score of at least 3, with the account's email and display
+         *     name counted as easy guesses; a weak password is 400 with the reason in
+         *     `details.password`.
+         */
+        NewPassword: string;
+        /**
+         * @description 1 to 100 characters once surrounding white space is trimmed (the server trims it),
+         *     without control or format characters (Unicode Cc and Cf: line breaks, tabs,
+         *     direction overrides, zero-width characters) or line and paragraph separators. The
+         *     pattern uses Unicode property escapes: compile it with the `u` or `v` flag.
+         */
+        DisplayName: string;
         User: {
             /** Format: uuid */
             id: string;
@@ -2061,6 +2181,11 @@ export interface components {
             /** @enum {string} */
             role: "member" | "admin" | "superadmin";
             email_confirmed: boolean;
+            /**
+             * @description Whether marketing broadcasts reach this account: submitting an application
+             *     copies its box here, the profile page sets it, a one-click unsubscribe clears it.
+             */
+            marketing_opt_in: boolean;
             exec_role: null | {
                 /** @enum {string} */
                 position: "President" | "VP" | "Exec";
@@ -2155,7 +2280,7 @@ export interface components {
             started_at: string | null;
             /** Format: date-time */
             finished_at: string | null;
-            /** @description what happened */
+            /** @description what happened, or why the step failed */
             detail: string;
         };
         FoundryProject: {
@@ -2178,7 +2303,7 @@ export interface components {
             /** @description the four launch steps, in order */
             steps: components["schemas"]["FoundryStep"][];
             repository_url: string | null;
-            /** @description the setup run's page */
+            /** @description the setup run's page, once found */
             run_url: string | null;
             /** @description foundry:<project id> */
             workflow_id: string;
@@ -2193,10 +2318,10 @@ export interface components {
             subject: string;
             /** @enum {string} */
             status: "sending" | "done" | "cancelled";
-            /** @description recipients */
+            /** @description recipients, fixed at creation */
             total: number;
             sent: number;
-            /** @description refused for good */
+            /** @description refused for good, or the outcome of a delivery is unknown */
             failed: number;
             /** @description marketing broadcasts: recipients who unsubscribed after it was created, not sent to */
             skipped: number;
@@ -2623,10 +2748,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** Format: email */
-                    email: string;
-                    password: string;
-                    display_name: string;
+                    email: components["schemas"]["EmailAddress"];
+                    password: components["schemas"]["NewPassword"];
+                    display_name: components["schemas"]["DisplayName"];
                 };
             };
         };
@@ -2680,6 +2804,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description not blank; compared case-insensitively */
                     email: string;
                     password: string;
                 };
@@ -2791,6 +2916,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description not blank; compared case-insensitively */
                     email: string;
                 };
             };
@@ -2825,8 +2951,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the token of the mailed link; not blank */
                     token: string;
-                    password: string;
+                    password: components["schemas"]["NewPassword"];
                 };
             };
         };
@@ -2837,6 +2964,28 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             503: components["responses"]["Busy"];
+        };
+    };
+    getSessionStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: null | components["schemas"]["User"];
+                    };
+                };
+            };
         };
     };
     getProfile: {
@@ -2870,7 +3019,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    display_name: string;
+                    display_name?: components["schemas"]["DisplayName"];
+                    marketing_opt_in?: boolean;
                 };
             };
         };
@@ -2906,7 +3056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": null | components["schemas"]["Application"];
+                    "application/json": null | components["schemas"]["OwnerApplication"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2981,6 +3131,7 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
         };
     };
     submitApplication: {
@@ -3035,6 +3186,7 @@ export interface operations {
                         /** @description presigned GET, 3600 s, Content-Disposition: attachment */
                         url: string | null;
                         key: string | null;
+                        preview_url: components["schemas"]["ResumePreviewURL"];
                     };
                 };
             };
@@ -3093,6 +3245,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
         };
     };
     searchUsers: {
@@ -3908,6 +4061,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };
@@ -4007,8 +4161,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description not . or .. */
                     name: string;
-                    description?: string;
+                    /** @description null reads as empty */
+                    description?: string | null;
                     /** @enum {string} */
                     project_type: "nextjs" | "express" | "fastapi";
                     /** @enum {string} */
@@ -4196,6 +4352,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getReturningForm: {
@@ -4264,6 +4421,7 @@ export interface operations {
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
         };
     };
     listExecFormSubmissions: {
@@ -4357,7 +4515,6 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
         };
     };
     getMembership: {
@@ -4500,7 +4657,10 @@ export interface operations {
     };
     recordMembershipPayment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description the QR link's signature; required unless the body carries it */
+                sig?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4512,7 +4672,10 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     method: "cash" | "etransfer" | "card";
+                    /** @description at least the term's dues (`dues_cents` of `GET /api/membership`, MEMBERSHIP_DUES_CENTS) */
                     amount_cents: number;
+                    /** @description the QR link's signature; required unless the query carries it */
+                    sig?: string;
                 };
             };
         };
@@ -4631,6 +4794,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description the account's email (trimmed; it must hold an @) */
                     email: string;
                 };
             };
@@ -4696,9 +4860,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description one line; every email's subject */
+                    /** @description one line without control characters, not blank; every email's subject */
                     subject: string;
-                    /** @description plain text */
+                    /** @description plain text, sent as written */
                     body: string;
                     audience: {
                         /** @enum {string} */

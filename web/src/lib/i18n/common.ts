@@ -6,7 +6,7 @@ export const common = {
   skipToContent: 'Skip to main content',
   mainNav: 'Main',
   accountMenu: 'Account',
-  accountMenuFor: (name: string) => `Account menu for ${name}`,
+  accountMenuPrefix: 'Account menu for ',
   signIn: 'Sign in',
   signUp: 'Sign up',
   signOut: 'Sign out',
@@ -57,5 +57,20 @@ export const common = {
     notFoundBody: 'If you typed the web address, check it is correct. If you followed a link, it may be out of date.',
     goHome: 'Go to the home page',
     retry: 'Try again',
+  },
+  password: {
+    show: 'Show password',
+    visible: 'Your password is visible',
+    hidden: 'Your password is hidden',
+  },
+  wait: {
+    seconds: (n: string, one: boolean) => `${n} ${one ? 'second' : 'seconds'}`,
+    minutes: (n: string, one: boolean) => `${n} ${one ? 'minute' : 'minutes'}`,
+  },
+  busy: (wait?: string) => (wait ? `hackdesk is busy right now. Try again in ${wait}.` : 'hackdesk is busy right now. Try again in a moment.'),
+  tooManyAttempts: (wait?: string) => (wait ? `Too many attempts. Try again in ${wait}.` : 'Too many attempts. Try again shortly.'),
+  fieldProblems: {
+    tooShort: (label: string, min: number) => `${label} must be ${min} characters or more`,
+    tooLong: (label: string, max: number) => `${label} must be ${max} characters or fewer`,
   },
 } as const;

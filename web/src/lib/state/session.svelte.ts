@@ -1,6 +1,7 @@
-// The signed-in caller, loaded once per page from GET /api/profile. Pages
-// read `session.profile` (null when signed out) after `loadSession()`.
-import { api, ApiError, unwrap, type Schemas } from '../services/api';
+// The signed-in caller, loaded once per page from GET /api/auth/session
+// (always 200: a signed-out visitor is not an error). Pages read
+// `session.profile` (null when signed out) after `loadSession()`.
+import { api, unwrap, type Schemas } from '../services/api';
 
 export type Profile = Schemas['User'];
 
@@ -9,17 +10,18 @@ export const session = $state<{ profile: Profile | null; loaded: boolean }>({ pr
 let pending: Promise<Profile | null> | null = null;
 
 export function loadSession(): Promise<Profile | null> {
-  pending ??= unwrap(api.GET('/api/profile'))
-    .then((p) => p as Profile)
-    .catch((e: unknown) => {
-      if (e instanceof ApiError && e.status === 401) return null;
-      throw e;
-    })
-    .then((p) => {
-      session.profile = p;
+  pending ??= unwrap(api.GET('/api/auth/session')).then(
+    ({ user }) => {
+      session.profile = user;
       session.loaded = true;
-      return p;
-    });
+      return user;
+    },
+    (e: unknown) => {
+      session.profile = null;
+      session.loaded = true;
+      throw e;
+    },
+  );
   return pending;
 }
 

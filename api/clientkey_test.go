@@ -1,0 +1,29 @@
+package api
+
+import (
+	"net/http/httptest"
+	"testing"
+)
+
+// TestClientKey: the per-IP limits count an IPv4 client by its address and
+// an IPv6 client by its /64, the block one subscriber is usually given,
+// so a client cannot take a fresh bucket per address of its own network.
+func TestClientKey(t *testing.T) {
+	for _, c := range []struct{ remote, want string }{
+		{"198.51.100.7:4242", "198.51.100.7"},
+		{"[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:443", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:2::1]:443", "2001:db8:1:2::/64"},
+		{"[2001:DB8:1:2:ffff::9]:1", "2001:db8:1:2::/64"},
+		{"[2001:db8:1:3::1]:443", "2001:db8:1:3::/64"},
+		{"[::ffff:198.51.100.7]:80", "198.51.100.7"},
+		{"[fe80::1%eth0]:80", "fe80::/64"},
+		{"[::1]:80", "::/64"},
+		{"not-an-address", "not-an-address"},
+	} {
+		r := httptest.NewRequest("GET", "/", nil)
+		r.RemoteAddr = c.remote
+		if got := clientKey(r); got != c.want {
+			t.Errorf("clientKey(%q) = %q, want %q", c.remote, got, c.want)
+		}
+	}
+}

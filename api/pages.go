@@ -1,0 +1,260 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
+	"hackdesk/apperr"
+	"hackdesk/config"
+	"hackdesk/db"
+	"hackdesk/web"
+)
+
+// webPage is one row of the page table: a path a browser opens, the HTML
+// entry of the front end's build that answers it, and who may open it.
+// Patterns are chi's, so "/admin/memberships/{id}" is one row.
+type webPage struct {
+	pattern string
+	entry   string
+	policy  Policy
+	// elsewhere, when set, may send the caller to another page instead
+	// (a 303 to the path it returns; "" serves the entry).
+	elsewhere func(r *http.Request) string
+}
+
+// pages is the page table. Adding a page is one row here (and its HTML
+// entry in web/). Pages answer GET and HEAD and enter the policy table
+// with their policy (routes), so the role walk covers them; a caller the
+// policy refuses is sent elsewhere rather than answered 401 or 403 (see
+// refuse).
+func (s *Server) pages() []webPage {
+	return []webPage{
+		{"/", "index.html", Public, nil},
+		{"/signup", "account.html", Public, nil},
+		{"/login", "account.html", Public, nil},
+		{"/forgot-password", "account.html", Public, nil},
+		{"/reset-password", "account.html", Public, nil},
+		{"/auth/confirm", "account.html", Public, nil},
+		{"/profile", "profile.html", Authenticated, nil},
+		{"/apply", "apply.html", Authenticated, s.submittedApplication},
+		{"/apply/submitted", "application.html", Authenticated, nil},
+		{"/application", "application.html", Authenticated, nil},
+		{"/events", "events.html", Authenticated, nil},
+	}
+}
+
+// pageMethods are the methods every page answers.
+var pageMethods = [...]string{http.MethodGet, http.MethodHead}
+
+// assetsPattern is where the build's hashed assets are served.
+const assetsPattern = "/assets/*"
+
+// notFoundEntry is the build's page for a path that matches nothing.
+const notFoundEntry = "404.html"
+
+// Cache-Control of the front end's answers: hashed assets never change
+// under their name; the HTML names the current assets, so a browser asks
+// again every time (and gets a 304 while it has not changed).
+const (
+	assetCaching = "public, max-age=31536000, immutable"
+	htmlCaching  = "no-cache"
+)
+
+// webRoutes are the rows of the policy table that serve the front end: every
+// page, and its assets (public: their names are in every page).
+func (s *Server) webRoutes() []route {
+	var out []route
+	for _, p := range s.pages() {
+		out = append(out, s.pageRoutes(p)...)
+	}
+	for _, m := range pageMethods {
+		out = append(out, route{m, assetsPattern, Public, plain(s.asset)})
+	}
+	return out
+}
+
+// pageRoutes are the routes of one page.
+func (s *Server) pageRoutes(p webPage) []route {
+	h := plain(func(w http.ResponseWriter, r *http.Request) {
+		if p.elsewhere != nil {
+			if to := p.elsewhere(r); to != "" {
+				seeOther(w, to)
+				return
+			}
+		}
+		s.servePage(w, r, p.entry)
+	})
+	out := make([]route, 0, len(pageMethods))
+	for _, m := range pageMethods {
+		out = append(out, route{m, p.pattern, p.policy, h})
+	}
+	return out
+}
+
+// markPage records that the routes of p answer as pages (see refuse).
+func (s *Server) markPage(p webPage) {
+	for _, m := range pageMethods {
+		s.pageRoute[m+" "+p.pattern] = true
+	}
+}
+
+// IsPage reports whether a route of the table is a page of the front end:
+// it answers HTML, and a caller its policy refuses is redirected (303) to
+// sign in or to the home page instead of answered 401 or 403.
+func (s *Server) IsPage(method, pattern string) bool { return s.pageRoute[method+" "+pattern] }
+
+// ServesWeb reports whether a route of the table serves the front end (a
+// page or the pages' assets) rather than an API operation described in
+// openapi.yaml.
+func (s *Server) ServesWeb(method, pattern string) bool {
+	return s.IsPage(method, pattern) || pattern == assetsPattern
+}
+
+// refuse answers a request the gate turns away with err. A page answers as
+// a page: an anonymous caller, or one whose session is no longer valid, is
+// sent to sign in and come back (303 to /login?next=<path and query>), and
+// a signed-in caller without the role goes home (303 to /). Everything
+// else gets the error.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, route string, err error) {
+	if e, ok := apperr.As(err); ok && s.pageRoute[route] {
+		switch e.Code {
+		case apperr.Unauthorized:
+			seeOther(w, loginURL(r))
+			return
+		case apperr.Forbidden:
+			seeOther(w, "/")
+			return
+		}
+	}
+	writeError(w, r, err)
+}
+
+// loginURL is the sign-in page with the request's own path and query as
+// `next`, percent-encoded, so that signing in leads back to it.
+func loginURL(r *http.Request) string {
+	return "/login?next=" + url.QueryEscape(web.SafeNext(r.URL.RequestURI()))
+}
+
+// seeOther redirects to a path of this site. The answer depends on the
+// caller, so no cache keeps it.
+func seeOther(w http.ResponseWriter, to string) {
+	w.Header().Set("Location", to)
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusSeeOther)
+}
+
+// submittedApplication sends a caller whose application is submitted from
+// /apply to /apply/submitted. It is a convenience, not a guard (the API
+// refuses changes to a submitted application), so when the application
+// cannot be read the page is served and the error logged.
+func (s *Server) submittedApplication(r *http.Request) string {
+	p := principalFrom(r.Context())
+	if p == nil {
+		return ""
+	}
+	a, err := s.reads.ApplicationGetByProfile(r.Context(), p.ProfileID)
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return ""
+	case err != nil:
+		s.log.WarnContext(r.Context(), "page: reading the caller's application", "path", r.URL.Path,
+			"request_id", middleware.GetReqID(r.Context()), "error", err)
+		return ""
+	case a.Status == "submitted":
+		return "/apply/submitted"
+	}
+	return ""
+}
+
+// servePage answers with an HTML entry of the build, or with the 404 page
+// when the build has no such entry (never a 500: a build in progress under
+// WEB_DIR, or an entry not built yet, is a missing page).
+func (s *Server) servePage(w http.ResponseWriter, r *http.Request, entry string) {
+	w.Header().Set("Content-Security-Policy", s.webCSP)
+	if s.web.serve(w, r, entry, http.StatusOK, htmlCaching) {
+		return
+	}
+	s.log.ErrorContext(r.Context(), "page: the web build has no such entry", "entry", entry,
+		"path", r.URL.Path, "request_id", middleware.GetReqID(r.Context()))
+	s.notFoundPage(w, r)
+}
+
+// fallback404 answers when the build has no 404 page either.
+const fallback404 = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
+<body><main><h1>Page not found</h1><p><a href="/">Go to the home page</a></p></main></body></html>
+`
+
+// notFoundPage answers 404 with the build's HTML 404 page.
+func (s *Server) notFoundPage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", s.webCSP)
+	if s.web.serve(w, r, notFoundEntry, http.StatusNotFound, htmlCaching) {
+		return
+	}
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", htmlCaching)
+	w.WriteHeader(http.StatusNotFound)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write([]byte(fallback404))
+	}
+}
+
+// notFound answers a request that matches no route. A browser opening a
+// path outside the API (GET or HEAD) gets the HTML 404 page; paths under
+// /api/, and other methods anywhere, get the API's JSON 404.
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if (r.Method == http.MethodGet || r.Method == http.MethodHead) && !apiPath(r.URL.Path) {
+		s.notFoundPage(w, r)
+		return
+	}
+	writeError(w, r, apperr.New(apperr.NotFound, "Not found"))
+}
+
+// apiPath reports whether p is /api or below it, compared as a browser or
+// a careless client might spell it ("//api/x", "/API/x", "/x/../api/y").
+func apiPath(p string) bool {
+	p = strings.ToLower(path.Clean("/" + p))
+	return p == "/api" || strings.HasPrefix(p, "/api/")
+}
+
+// asset serves a file of the build's assets/ by its own name, precompressed
+// when the client accepts it. Only the original names are served: the .gz
+// and .br siblings are variants of a file, never files of their own type.
+// Anything else is a plain 404 (a script or style that is not there is not
+// a page).
+func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "*")
+	if !validAssetName(name) || !s.web.serve(w, r, "assets/"+name, http.StatusOK, assetCaching) {
+		http.Error(w, "Not found", http.StatusNotFound)
+	}
+}
+
+// newWebCSP is the Content-Security-Policy of every HTML answer: everything
+// from this origin only, no inline script or style, images also from data:
+// and blob: URLs, and frames only from the object store (the resume
+// preview is a presigned S3 URL, so a PDF never runs in the app's origin).
+// No one may frame the pages.
+func newWebCSP(cfg config.Config) string {
+	frames := canonicalOrigin(cfg.S3Endpoint)
+	if frames == "" {
+		frames = "'none'"
+	}
+	return strings.Join([]string{
+		"default-src 'self'",
+		"script-src 'self'",
+		"style-src 'self'",
+		"img-src 'self' data: blob:",
+		"frame-src " + frames,
+		"frame-ancestors 'none'",
+		"base-uri 'self'",
+		"form-action 'self'",
+		"object-src 'none'",
+	}, "; ")
+}

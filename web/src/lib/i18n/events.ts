@@ -1,0 +1,27 @@
+// Strings of the events page: membership of the active term.
+export const events = {
+  title: 'Events and membership',
+  heading: 'Events and membership',
+  lede: 'Members come to the club\u2019s workshops, talks and socials all term. Membership runs for one term at a time.',
+  termDates: (from: string, to: string) => `${from} to ${to}`,
+  noTermTitle: 'Membership is not open right now',
+  noTermBody: 'Membership opens when the club starts a new term. Come back then, or ask an executive when the next term begins.',
+  termHeading: (term: string) => `Membership for ${term}`,
+  joinBody: (amount: string) => `Join for the term, then pay your dues of ${amount} to an executive at a club event.`,
+  join: (term: string) => `Join for ${term}`,
+  joined: 'You\u2019ve joined. Pay your dues to complete your membership.',
+  statusLabel: 'Dues',
+  amountLabel: 'Amount',
+  paidOnLabel: 'Paid on',
+  unpaid: 'Unpaid',
+  paid: 'Paid',
+  paidTitle: 'You\u2019re a member for this term',
+  paidBody: 'Thank you for paying your dues. See you at the next event.',
+  payHeading: 'How to pay',
+  payBody:
+    'Show this QR code to an executive at a club event or office hours and pay by cash, e-transfer or card. They scan it to record your payment, and you\u2019ll get an email when it\u2019s done.',
+  qrAlt: 'QR code for your membership payment: show it to an executive',
+  qrFailed: 'The QR code could not be loaded.',
+  qrRetry: 'Load the QR code again',
+  refresh: 'Check my payment status',
+} as const;

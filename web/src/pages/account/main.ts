@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Account from './Account.svelte';
+
+mountPage(Account);

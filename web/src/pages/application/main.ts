@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Application from './Application.svelte';
+
+mountPage(Application);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Apply from './Apply.svelte';
+
+mountPage(Apply);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Events from './Events.svelte';
+
+mountPage(Events);

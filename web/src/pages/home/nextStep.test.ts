@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { awaitingRsvp, nextSteps, noticeFrom, type Situation } from './nextStep';
+
+const now = new Date('2025-03-01T12:00:00Z');
+const draft = { status: 'draft', decision: null, rsvp: null, rsvp_deadline: null } as const;
+const submitted = { status: 'submitted', decision: null, rsvp: null, rsvp_deadline: null } as const;
+const offer = { status: 'submitted', decision: 'offer', rsvp: null, rsvp_deadline: '2025-03-05T23:59:00Z' } as const;
+const term = { name: 'Winter 2025' };
+const kinds = (s: Situation) => nextSteps(s).map((x) => x.kind);
+
+describe('nextSteps', () => {
+  it('starts an application when there is none', () => {
+    expect(kinds({ role: 'member', application: null, now })).toEqual(['startApplication']);
+  });
+  it('continues a draft', () => {
+    expect(nextSteps({ role: 'member', application: draft, now })).toEqual([{ kind: 'continueApplication', href: '/apply' }]);
+  });
+  it('points a submitted application to its status page', () => {
+    expect(nextSteps({ role: 'member', application: submitted, now })).toEqual([{ kind: 'applicationSubmitted', href: '/apply/submitted' }]);
+  });
+  it('asks to answer an offer before its deadline', () => {
+    expect(nextSteps({ role: 'member', application: offer, now })).toEqual([
+      { kind: 'answerOffer', href: '/apply/submitted', deadline: '2025-03-05T23:59:00Z' },
+    ]);
+  });
+  it('does not ask again once answered or past the deadline', () => {
+    expect(kinds({ role: 'member', application: { ...offer, rsvp: 'attending' }, now })).toEqual(['applicationSubmitted']);
+    expect(kinds({ role: 'member', application: offer, now: new Date('2025-03-06T00:00:00Z') })).toEqual(['applicationSubmitted']);
+    expect(kinds({ role: 'member', application: { ...offer, decision: 'waitlist' }, now })).toEqual(['applicationSubmitted']);
+  });
+  it('offers nothing for an application it does not know', () => {
+    expect(kinds({ role: 'member', now })).toEqual([]);
+  });
+  it('asks to join, then to pay, the active term', () => {
+    expect(nextSteps({ role: 'member', membership: { membership: null, term, dues_cents: 1000 }, now })).toEqual([
+      { kind: 'joinMembership', href: '/events', term: 'Winter 2025' },
+    ]);
+    expect(nextSteps({ role: 'member', membership: { membership: { status: 'unpaid' }, term, dues_cents: 1000 }, now })).toEqual([
+      { kind: 'payDues', href: '/events', term: 'Winter 2025', dues_cents: 1000 },
+    ]);
+    expect(kinds({ role: 'member', membership: { membership: { status: 'paid' }, term, dues_cents: 1000 }, now })).toEqual([]);
+    expect(kinds({ role: 'member', membership: { membership: null, term: null, dues_cents: 1000 }, now })).toEqual([]);
+  });
+  it('sends admins to review, last', () => {
+    expect(kinds({ role: 'admin', application: offer, membership: { membership: null, term, dues_cents: 1 }, now })).toEqual([
+      'answerOffer',
+      'joinMembership',
+      'review',
+    ]);
+    expect(kinds({ role: 'superadmin', now })).toEqual(['review']);
+    expect(kinds({ role: 'member', now })).toEqual([]);
+  });
+});
+
+describe('awaitingRsvp', () => {
+  it('needs a parseable deadline ahead', () => {
+    expect(awaitingRsvp({ ...offer, rsvp_deadline: 'soon' }, now)).toBe(false);
+    expect(awaitingRsvp({ ...offer, rsvp_deadline: null }, now)).toBe(false);
+    expect(awaitingRsvp(offer, now)).toBe(true);
+  });
+});
+
+describe('noticeFrom', () => {
+  it('reads the notice as text', () => {
+    expect(noticeFrom('?notice=Onboarding%20for%20Fall%202025%20opens%20September%201')).toBe('Onboarding for Fall 2025 opens September 1');
+    expect(noticeFrom('?notice=%3Cb%3Ehi%3C%2Fb%3E')).toBe('<b>hi</b>');
+    expect(noticeFrom('?notice=a%0D%0A%0D%0Ab')).toBe('a b');
+    expect(noticeFrom('')).toBe('');
+    expect([...noticeFrom('?notice=' + 'x'.repeat(500))].length).toBe(300);
+  });
+});

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Profile from './Profile.svelte';
+
+mountPage(Profile);
