@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -40,6 +41,9 @@ type HiringPlan struct {
 func (a *HiringActivities) LoadHiringPlan(ctx context.Context, in HiringPlanInput) (HiringPlan, error) {
 	var plan HiringPlan
 	term, err := a.Store.TermGet(ctx, in.TermID)
+	if errors.Is(err, db.ErrNotFound) {
+		return plan, termGone(in.TermID)
+	}
 	if err != nil {
 		return plan, err
 	}

@@ -3,6 +3,7 @@ package workflows_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -48,9 +49,14 @@ func TestHiringFinalization(t *testing.T) {
 			}
 			return refs, nil
 		}).Once()
+		var mu sync.Mutex // children run on goroutines of their own
 		sent := map[string]int{}
 		env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).
-			Run(func(args mock.Arguments) { sent[args.Get(1).(workflows.SendEmailInput).Key]++ }).
+			Run(func(args mock.Arguments) {
+				mu.Lock()
+				defer mu.Unlock()
+				sent[args.Get(1).(workflows.SendEmailInput).Key]++
+			}).
 			Return(workflows.SendEmailResult{Status: "sent"}, nil)
 		env.OnActivity(a.RecordFinalization, mock.Anything, activities.FinalizationResult{TermID: term, Promoted: 45, Demoted: 2, Welcomed: 45}).Return(nil).Once()
 

@@ -3,6 +3,7 @@ package workflows_test
 import (
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -49,9 +50,14 @@ func TestRsvpDeadline(t *testing.T) {
 			Return([]activities.EmailRef{{Key: "r1", Kind: "rsvp_reminder", To: "a@x.test"}, {Key: "r2", Kind: "rsvp_reminder", To: "b@x.test"}}, nil).Once()
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, activities.OfferEmailsInput{BatchID: batch, PublicURL: "https://h.test"}).
 			Return([]activities.EmailRef{{Key: "o1", Kind: "offer", To: "a@x.test"}}, nil).Once()
+		var mu sync.Mutex // children run on goroutines of their own
 		sent := map[string]bool{}
 		env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).
-			Run(func(args mock.Arguments) { sent[args.Get(1).(workflows.SendEmailInput).Key] = true }).
+			Run(func(args mock.Arguments) {
+				mu.Lock()
+				defer mu.Unlock()
+				sent[args.Get(1).(workflows.SendEmailInput).Key] = true
+			}).
 			Return(workflows.SendEmailResult{Status: "sent"}, nil)
 		env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Run(func(mock.Arguments) { expiredAt = env.Now() }).Return(0, nil).Once()
 
@@ -163,10 +169,13 @@ func TestSendAllBoundsChildren(t *testing.T) {
 	deadline := env.Now().Add(time.Hour)
 	env.OnActivity(a.ExpireOffers, mock.Anything, expiring(batch, deadline)).Return(0, nil).Once()
 	// Each email takes a minute to send: started ones stay unfinished.
+	var mu sync.Mutex // children run on goroutines of their own
 	startedAt := map[time.Time]int{}
 	sent := map[string]bool{}
 	env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).After(time.Minute).
 		Run(func(args mock.Arguments) {
+			mu.Lock()
+			defer mu.Unlock()
 			startedAt[env.Now()]++
 			sent[args.Get(1).(workflows.SendEmailInput).Key] = true
 		}).

@@ -1,4 +1,4 @@
-package workflows_test
+package record_test
 
 import (
 	"context"
@@ -33,10 +33,11 @@ import (
 // cancel, a failed launch). Each runs the real workflow code on a Temporal
 // dev server with stand-in activities (stand, below) registered under the
 // real activity names: the commands and events are the workflow's own;
-// only the activities' answers are made up. TestReplay replays the files.
+// only the activities' answers are made up. TestReplay (package workflows)
+// replays the files.
 func TestRecordHistories(t *testing.T) {
 	if os.Getenv("RECORD_HISTORIES") != "1" {
-		t.Skip("RECORD_HISTORIES=1 records the histories (testdata/README.md)")
+		t.Skip("RECORD_HISTORIES=1 records the histories (workflows/testdata/README.md)")
 	}
 	r := startRecorder(t)
 
