@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"hackdesk/application"
 	"hackdesk/db"
-	"hackdesk/hackathon"
 	"hackdesk/mail"
 )
 
@@ -20,11 +20,7 @@ type RsvpEmailsInput struct {
 }
 
 // EmailRef is an email recorded for a workflow to send with SendEmail.
-type EmailRef struct {
-	Key  string
-	Kind string
-	To   string
-}
+type EmailRef = mail.Ref
 
 func deadlineText(t time.Time) string { return t.UTC().Format("Mon 2 Jan 2006 15:04 MST") }
 
@@ -167,7 +163,7 @@ func (a *RsvpActivities) PromoteWaitlist(ctx context.Context, in PromoteInput) (
 		if err != nil {
 			return err
 		}
-		detail, _ := json.Marshal(map[string]any{"decision": hackathon.DecisionOffer, "previous": hackathon.DecisionWaitlist,
+		detail, _ := json.Marshal(map[string]any{"decision": application.DecisionOffer, "previous": application.DecisionWaitlist,
 			"rsvp_deadline": in.Deadline, "batch_id": in.BatchID, "reason": "place freed by an expired offer"})
 		for _, id := range ids {
 			if err := q.RsvpOffer(ctx, db.RsvpOfferParams{ID: id, RsvpDeadline: &in.Deadline}); err != nil {

@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/conflict"
 	"hackdesk/db"
-	"hackdesk/hackathon"
 )
 
 var errAdminAppMissing = apperr.New(apperr.NotFound, "Application not found")
@@ -79,7 +79,7 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 	sort := oneOfParam(r, fields, "sort", "created_at", adminSorts)
 	order := oneOfParam(r, fields, "order", "desc", []string{"asc", "desc"})
 	var status *string
-	if v := oneOfParam(r, fields, "status", "", hackathon.Statuses()); v != "" {
+	if v := oneOfParam(r, fields, "status", "", application.Statuses()); v != "" {
 		st := string(v)
 		status = &st
 	}

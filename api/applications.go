@@ -14,8 +14,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/db"
-	"hackdesk/hackathon"
 	"hackdesk/hiring"
 )
 
@@ -452,7 +452,7 @@ func lockDraft(ctx context.Context, q *db.Queries, profileID uuid.UUID) (db.Appl
 	if err != nil {
 		return a, err
 	}
-	if hackathon.Status(a.Status) != hackathon.StatusDraft {
+	if application.Status(a.Status) != application.StatusDraft {
 		return a, errAlreadySubmitted
 	}
 	return a, nil

@@ -11,9 +11,9 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/conflict"
 	"hackdesk/db"
-	"hackdesk/hackathon"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
@@ -33,9 +33,9 @@ func rsvpClosed(deadline *time.Time) error {
 }
 
 type decisionRequest struct {
-	ApplicationIDs []string           `json:"application_ids"`
-	Decision       hackathon.Decision `json:"decision"`
-	RsvpDeadline   *string            `json:"rsvp_deadline"`
+	ApplicationIDs []string             `json:"application_ids"`
+	Decision       application.Decision `json:"decision"`
+	RsvpDeadline   *string              `json:"rsvp_deadline"`
 
 	ids      []uuid.UUID
 	deadline *time.Time
@@ -75,7 +75,7 @@ func (r *decisionRequest) Validate() apperr.Fields {
 		}
 	}
 	if !r.Decision.Valid() {
-		f.Add("decision", "must be one of "+joinSet(hackathon.Decisions()))
+		f.Add("decision", "must be one of "+joinSet(application.Decisions()))
 	}
 	if r.RsvpDeadline != nil {
 		t, err := time.Parse(time.RFC3339, *r.RsvpDeadline)
@@ -87,11 +87,11 @@ func (r *decisionRequest) Validate() apperr.Fields {
 		}
 	}
 	switch {
-	case r.Decision == hackathon.DecisionOffer && r.RsvpDeadline == nil:
+	case r.Decision == application.DecisionOffer && r.RsvpDeadline == nil:
 		f.Add("rsvp_deadline", "an offer needs an RSVP deadline")
-	case r.Decision == hackathon.DecisionOffer && r.deadline != nil && !r.deadline.After(time.Now()):
+	case r.Decision == application.DecisionOffer && r.deadline != nil && !r.deadline.After(time.Now()):
 		f.Add("rsvp_deadline", "must be in the future")
-	case r.Decision != hackathon.DecisionOffer && r.Decision.Valid() && r.RsvpDeadline != nil:
+	case r.Decision != application.DecisionOffer && r.Decision.Valid() && r.RsvpDeadline != nil:
 		f.Add("rsvp_deadline", "only an offer carries an RSVP deadline")
 	}
 	return f
@@ -100,9 +100,9 @@ func (r *decisionRequest) Validate() apperr.Fields {
 // decisionDetail is an application_events detail for kind 'decision'; the
 // query adds "previous".
 type decisionDetail struct {
-	Decision     hackathon.Decision `json:"decision"`
-	RsvpDeadline *string            `json:"rsvp_deadline"`
-	BatchID      uuid.UUID          `json:"batch_id"`
+	Decision     application.Decision `json:"decision"`
+	RsvpDeadline *string              `json:"rsvp_deadline"`
+	BatchID      uuid.UUID            `json:"batch_id"`
 }
 
 // decide is POST /api/admin/applications/decisions (admin). The batch is
@@ -149,7 +149,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return answer{}, err
 		}
-		if req.Decision == hackathon.DecisionOffer {
+		if req.Decision == application.DecisionOffer {
 			// Offers are announced, reminded and expired by RsvpDeadline,
 			// queued in this transaction and started after it commits.
 			// Places freed at the deadline are offered on with the same
@@ -219,9 +219,9 @@ func checkDecidable(req decisionRequest, rows []db.DecisionLockApplicationsRow, 
 	for _, row := range rows {
 		id := row.ID.String()
 		switch {
-		case hackathon.Status(row.Status) != hackathon.StatusSubmitted:
+		case application.Status(row.Status) != application.StatusSubmitted:
 			notSubmitted = append(notSubmitted, id)
-		case row.Rsvp != nil && hackathon.Rsvp(*row.Rsvp) == hackathon.RsvpExpired:
+		case row.Rsvp != nil && application.Rsvp(*row.Rsvp) == application.RsvpExpired:
 			expired = append(expired, id)
 		case row.Rsvp != nil:
 			answered = append(answered, id)
@@ -265,9 +265,9 @@ func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
-	answer := hackathon.RsvpDeclined
+	answer := application.RsvpDeclined
 	if *req.Attending {
-		answer = hackathon.RsvpAttending
+		answer = application.RsvpAttending
 	}
 	var out db.Application
 	err := s.store.InTx(ctx, func(q *db.Queries) error {
@@ -280,11 +280,11 @@ func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) error {
 		}
 		a := row.Application
 		switch {
-		case a.Decision == nil || hackathon.Decision(*a.Decision) != hackathon.DecisionOffer:
+		case a.Decision == nil || application.Decision(*a.Decision) != application.DecisionOffer:
 			return errNoOffer
-		case !row.Open || (a.Rsvp != nil && hackathon.Rsvp(*a.Rsvp) == hackathon.RsvpExpired):
+		case !row.Open || (a.Rsvp != nil && application.Rsvp(*a.Rsvp) == application.RsvpExpired):
 			return rsvpClosed(a.RsvpDeadline)
-		case a.Rsvp != nil && hackathon.Rsvp(*a.Rsvp) == answer:
+		case a.Rsvp != nil && application.Rsvp(*a.Rsvp) == answer:
 			out = a // the same answer again: nothing changes
 			return nil
 		}

@@ -14,9 +14,21 @@ import (
 // commits, and never if it rolls back. The workflow gets no template
 // data, so links carrying tokens stay out of its history.
 func sendEmail(ctx context.Context, q *db.Queries, key, kind, to string, data map[string]string) error {
-	if _, err := mail.Record(ctx, q, key, kind, to, data); err != nil {
+	ref, err := mail.RecordRef(ctx, q, key, kind, to, data)
+	if err != nil {
 		return err
 	}
-	_, err := outbox.Enqueue(ctx, q, workflows.SendEmailRequest(workflows.SendEmailInput{Key: key, Kind: kind, To: to}))
-	return err
+	return queueEmails(ctx, q, ref)
+}
+
+// queueEmails queues the SendEmail workflow of each email a feature's
+// transaction recorded, in that transaction: the one way the API delivers
+// an email.
+func queueEmails(ctx context.Context, q *db.Queries, refs ...mail.Ref) error {
+	for _, r := range refs {
+		if _, err := outbox.Enqueue(ctx, q, workflows.SendEmailRequest(workflows.SendEmailInput{Key: r.Key, Kind: r.Kind, To: r.To})); err != nil {
+			return err
+		}
+	}
+	return nil
 }

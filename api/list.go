@@ -54,3 +54,14 @@ func pageOf[T any](items []T, p page) []T {
 	end := min(start+int(p.Size), len(items))
 	return items[start:end]
 }
+
+// writeList answers one page of a list: the items under key (the service
+// document names it per list: "applications", "items", …), the total
+// across every page, and the page asked for. Every list endpoint answers
+// through it, so the envelope is written once.
+func writeList[T any, N int | int32 | int64](w http.ResponseWriter, key string, items []T, total N, p page) {
+	if items == nil {
+		items = []T{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{key: items, "total": total, "page": p.Number, "page_size": p.Size})
+}

@@ -14,8 +14,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/db"
-	"hackdesk/hackathon"
 	"hackdesk/outbox"
 	"hackdesk/resume"
 	"hackdesk/workflows"
@@ -156,7 +156,7 @@ func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
 		return errNoApplication
 	case err != nil:
 		return err
-	case hackathon.Status(a.Status) != hackathon.StatusDraft:
+	case application.Status(a.Status) != application.StatusDraft:
 		return errAlreadySubmitted
 	}
 	release, err := s.uploadPlace(w, me)

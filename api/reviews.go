@@ -10,8 +10,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/db"
-	"hackdesk/hackathon"
 )
 
 var (
@@ -130,7 +130,7 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) whyNotReviewed(ctx context.Context, appID uuid.UUID, me *Principal) error {
 	app, err := s.store.ApplicationReviewConflict(ctx, appID)
 	switch {
-	case errors.Is(err, db.ErrNotFound), err == nil && hackathon.Status(app.Status) != hackathon.StatusSubmitted:
+	case errors.Is(err, db.ErrNotFound), err == nil && application.Status(app.Status) != application.StatusSubmitted:
 		return errReviewAppMissing
 	case err != nil:
 		return err

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"hackdesk/broadcast"
-	"hackdesk/hackathon"
+	"hackdesk/application"
 	"hackdesk/hiring"
 	"hackdesk/mail"
 	"hackdesk/resume"
@@ -36,9 +36,9 @@ func TestStateSetsMatchChecks(t *testing.T) {
 		constraint string
 		want       []string
 	}{
-		{"applications_status_check", strs(hackathon.Statuses())},
-		{"applications_decision_check", strs(hackathon.Decisions())},
-		{"applications_rsvp_check", strs(hackathon.Rsvps())},
+		{"applications_status_check", strs(application.Statuses())},
+		{"applications_decision_check", strs(application.Decisions())},
+		{"applications_rsvp_check", strs(application.Rsvps())},
 		{"emails_status_check", strs(mail.Statuses())},
 		{"selections_status_check", strs(hiring.Statuses())},
 		{"positions_grants_check", strs(hiring.Grants())},

@@ -21,3 +21,19 @@ func Record(ctx context.Context, q *db.Queries, key, kind, to string, data map[s
 	})
 	return n == 1, err
 }
+
+// Ref names a recorded email still to be delivered: what a feature's
+// transaction returns so that its caller can deliver it after the commit
+// (the API through the outbox, an activity by handing it to its workflow).
+// It is the one email reference: activities.EmailRef is this type.
+type Ref struct {
+	Key  string
+	Kind string
+	To   string
+}
+
+// RecordRef records the email like Record and returns its reference.
+func RecordRef(ctx context.Context, q *db.Queries, key, kind, to string, data map[string]string) (Ref, error) {
+	_, err := Record(ctx, q, key, kind, to, data)
+	return Ref{Key: key, Kind: kind, To: to}, err
+}

@@ -61,9 +61,7 @@ const ConfirmationKind = "membership_paid"
 func ConfirmationKey(id uuid.UUID) string { return "membership-paid:" + id.String() }
 
 // Email is a recorded email still to be delivered by a SendEmail workflow.
-type Email struct {
-	Key, Kind, To string
-}
+type Email = mail.Ref
 
 // Payment is one payment of a membership.
 type Payment struct {

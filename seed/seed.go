@@ -29,7 +29,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"hackdesk/auth"
-	"hackdesk/hackathon"
+	"hackdesk/application"
 	"hackdesk/resume"
 )
 
@@ -447,7 +447,7 @@ func (p *plan) applicationRow() func(i int) []any {
 		handle := lfirst + llast + strconv.Itoa(r.IntN(1000))
 		resumeName := first + "_" + last + "_Resume.pdf"
 		return []any{
-			a.applicationID, a.profileID, string(hackathon.StatusSubmitted), p.applicantEmail(i),
+			a.applicationID, a.profileID, string(application.StatusSubmitted), p.applicantEmail(i),
 			c.phone(r),
 			discordName(r, lfirst, llast),
 			tshirtSizes[pickWeighted(r, tshirtWeights)],

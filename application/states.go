@@ -1,8 +1,9 @@
-// Package hackathon names the states a hackathon application moves
-// through: its status, the organisers' decision and the applicant's RSVP.
-// Each set is also a CHECK constraint on the applications table
-// (db/migrations); a test in package db keeps the two equal.
-package hackathon
+// Package application holds the rules and transactions of a hackathon
+// application. This file names the states it moves through: its status,
+// the organisers' decision and the applicant's RSVP. Each set is also a
+// CHECK constraint on the applications table (db/migrations); a test in
+// package db keeps the two equal.
+package application
 
 import "slices"
 
