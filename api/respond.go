@@ -11,6 +11,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/storage"
 )
 
 // errorBody is every non-2xx JSON body: the service document's {error,
@@ -96,11 +97,11 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	e := toAppError(err)
-	if e == nil && db.Unreachable(err) {
+	if e == nil && (db.Unreachable(err) || storage.Unreachable(err)) {
 		// The database or the object store is out of reach: the request
 		// may succeed shortly, and nothing was half-done (each request's
 		// writes are one transaction).
-		slog.WarnContext(r.Context(), "backing service unavailable", "request_id", middleware.GetReqID(r.Context()),
+		loggerFrom(r.Context()).WarnContext(r.Context(), "backing service unavailable", "request_id", middleware.GetReqID(r.Context()),
 			"method", r.Method, "path", r.URL.Path, "err", err)
 		w.Header().Set("Retry-After", "5")
 		writeJSON(w, http.StatusServiceUnavailable, errorBody{Error: "Service unavailable",
@@ -109,7 +110,7 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	if e == nil || e.Code == apperr.Internal {
 		reqID := middleware.GetReqID(r.Context())
-		slog.ErrorContext(r.Context(), "request failed", "request_id", reqID,
+		loggerFrom(r.Context()).ErrorContext(r.Context(), "request failed", "request_id", reqID,
 			"method", r.Method, "path", r.URL.Path, "err", err)
 		writeJSON(w, http.StatusInternalServerError, errorBody{
 			Error:   "Internal server error",
@@ -125,4 +126,16 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", "5")
 	}
 	writeJSON(w, status, errorBody{Error: e.Title, Message: e.Message, Details: e.Details})
+}
+
+// loggerKey carries the server's logger in a request's context.
+type loggerKey struct{}
+
+// loggerFrom is the server's logger (withLogger), or slog's default for a
+// request that did not pass through the server's middleware (unit tests).
+func loggerFrom(ctx context.Context) *slog.Logger {
+	if l, ok := ctx.Value(loggerKey{}).(*slog.Logger); ok {
+		return l
+	}
+	return slog.Default()
 }

@@ -3,6 +3,7 @@
 package api
 
 import (
+	"context"
 	_ "embed"
 	"io/fs"
 	"log/slog"
@@ -59,19 +60,18 @@ type Deps struct {
 
 // Server serves the API.
 type Server struct {
-	cfg       config.Config
-	store     *db.Store
-	temporal  client.Client
-	blob      *storage.Store
-	reads     db.Querier
-	taskQueue string
-	auth      Authenticator
-	log       *slog.Logger
-	policies  map[string]Policy
-	handler   http.Handler
-	edge      edge
-	limits    limiters
-	codehost  *codehost.Client
+	cfg      config.Config
+	store    *db.Store
+	temporal client.Client
+	blob     *storage.Store
+	reads    db.Querier
+	auth     Authenticator
+	log      *slog.Logger
+	policies map[string]Policy
+	handler  http.Handler
+	edge     edge
+	limits   limiters
+	codehost *codehost.Client
 	// qrSigner signs membership QR links; dkimLookup finds shops' DKIM
 	// keys (nil: the webhook answers 503).
 	qrSigner   signing.Signer
@@ -203,7 +203,6 @@ func New(d Deps) *Server {
 		temporal:  d.Temporal,
 		blob:      d.Blob,
 		reads:     d.Reads,
-		taskQueue: d.Config.TaskQueue,
 		auth:      d.Auth,
 		log:       d.Logger,
 		policies:  map[string]Policy{},
@@ -231,11 +230,12 @@ func New(d Deps) *Server {
 	s.web = s.webBuild(d)
 	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
-	// The edge, in order: the request id (kept from the client only when
+	// The edge, in order: the server's logger in the request's context
+	// (for writeError), the request id (kept from the client only when
 	// safe), the headers every answer carries, the client address (from
 	// X-Forwarded-For only behind a trusted proxy), the log, panics; then
 	// the policy gate.
-	r.Use(requestID, securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
+	r.Use(s.withLogger, requestID, securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
 	r.Use(s.enforce(r))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
@@ -301,6 +301,14 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 			slog.Duration("took", time.Since(start)),
 			slog.String("ip", r.RemoteAddr),
 			slog.String("request_id", middleware.GetReqID(r.Context())))
+	})
+}
+
+// withLogger puts the server's logger in the request's context, so that
+// writeError, a function of the request alone, logs through it.
+func (s *Server) withLogger(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), loggerKey{}, s.log)))
 	})
 }
 

@@ -12,10 +12,10 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-// Unreachable reports whether err says that PostgreSQL (or another
-// service reached over the network, such as the object store) could not
-// be reached or dropped the connection, rather than that the request or
-// the code is wrong: the same work may succeed shortly.
+// Unreachable reports whether err says that PostgreSQL could not be
+// reached or dropped the connection, rather than that the request or the
+// code is wrong: the same work may succeed shortly. (The object store's
+// errors are storage.Unreachable's; the API asks both.)
 func Unreachable(err error) bool {
 	var connErr *pgconn.ConnectError
 	var netErr *net.OpError
