@@ -2,6 +2,12 @@
 // (new execs of a term) and the returning-exec form (execs of the term
 // before it). Each is open only during its term window, judged against the
 // database clock; outside it a caller is told when it opens or closed.
+//
+// It also holds the transactions that apply them, as functions over
+// *db.Queries: opening a form, submitting it, storing a headshot (form.go,
+// headshot.go), the reviewers' list and exports (review.go), and the
+// window's emails and close that the TermWindow workflow's activities
+// record (windows.go). The API and the activities call the same functions.
 package onboarding
 
 import (
@@ -29,12 +35,28 @@ const (
 // Valid reports whether k is a known form.
 func (k Kind) Valid() bool { return k == Onboarding || k == Returning }
 
-// Title names the form in messages.
+// Title names the form in window messages.
 func (k Kind) Title() string {
 	if k == Returning {
 		return "The returning-exec form"
 	}
 	return "Onboarding"
+}
+
+// FormName names the form in emails.
+func (k Kind) FormName() string {
+	if k == Returning {
+		return "The returning-exec form"
+	}
+	return "The onboarding form"
+}
+
+// Path is the form's page on the web site.
+func (k Kind) Path() string {
+	if k == Returning {
+		return "/onboarding/returning"
+	}
+	return "/onboarding"
 }
 
 // MaxHeadshot is the largest headshot accepted (5 MB).
@@ -43,13 +65,13 @@ const MaxHeadshot = 5 << 20
 // dateFormat is how a window's times appear in messages (always UTC).
 const dateFormat = "2 January 2006 15:04 UTC"
 
-// Window is a form's state at one instant.
+// Window is a form's state at one instant, as the API shows it.
 type Window struct {
-	OpensAt  *time.Time
-	ClosesAt *time.Time
-	Open     bool
+	OpensAt  *time.Time `json:"opens_at"`
+	ClosesAt *time.Time `json:"closes_at"`
+	Open     bool       `json:"open"`
 	// Message says why a closed form is closed; empty when open.
-	Message string
+	Message string `json:"-"`
 }
 
 // WindowAt judges a form's window at now: open from opensAt (inclusive)

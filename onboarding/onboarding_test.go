@@ -11,6 +11,7 @@ import (
 func ptr[T any](v T) *T { return &v }
 
 func TestWindowAt(t *testing.T) {
+	t.Parallel()
 	opens := time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)
 	closes := time.Date(2026, 9, 15, 18, 30, 0, 0, time.UTC)
 	cases := []struct {
@@ -42,6 +43,7 @@ func TestWindowAt(t *testing.T) {
 }
 
 func TestEligible(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		kind           Kind
 		inTerm, inPrev bool
@@ -64,6 +66,7 @@ func TestEligible(t *testing.T) {
 }
 
 func TestRoleOptions(t *testing.T) {
+	t.Parallel()
 	if got := RoleOptions(nil); strings.Join(got, ",") != "President,VP,Exec" {
 		t.Errorf("no positions: %v", got)
 	}
@@ -73,6 +76,7 @@ func TestRoleOptions(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	term, me := uuid.New(), uuid.New()
 	own := HeadshotKeys(term, Onboarding, me)
 	good := Submission{DisplayName: "Ada", Email: "ada@example.com", Role: "VP", TermType: "fall", DsCompetency: "none"}
@@ -114,6 +118,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestDetectImage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		data []byte
 		ext  string
@@ -135,6 +140,7 @@ func TestDetectImage(t *testing.T) {
 }
 
 func TestHeadshotKey(t *testing.T) {
+	t.Parallel()
 	term, me := uuid.MustParse("11111111-1111-1111-1111-111111111111"), uuid.MustParse("22222222-2222-2222-2222-222222222222")
 	if got := HeadshotKey(term, Returning, me, "png"); got != "headshots/11111111-1111-1111-1111-111111111111/returning/22222222-2222-2222-2222-222222222222.png" {
 		t.Error(got)
@@ -142,6 +148,7 @@ func TestHeadshotKey(t *testing.T) {
 }
 
 func TestCSVCell(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"": "", "Ada": "Ada", "=cmd|' /C calc'!A0": "'=cmd|' /C calc'!A0", "+1": "'+1", "-2": "'-2",
 		"@SUM(A1)": "'@SUM(A1)", "\tx": "'\tx", "\rx": "'\rx", "a=b": "a=b", "Zoë": "Zoë",
@@ -153,6 +160,7 @@ func TestCSVCell(t *testing.T) {
 }
 
 func TestZipName(t *testing.T) {
+	t.Parallel()
 	id := uuid.MustParse("22222222-2222-2222-2222-222222222222")
 	cases := map[string]string{
 		"Ada Lovelace":   "Ada Lovelace-" + id.String() + ".jpg",

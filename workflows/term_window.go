@@ -9,6 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
+	"hackdesk/onboarding"
 )
 
 // TermWindowReminderLead is how long before a form window closes those who
@@ -29,13 +30,9 @@ const TermWindowDatesSignal = "dates"
 const readDates = "term-window-read-dates"
 
 // TermWindows are a term's two form windows; a window is both times or
-// neither.
-type TermWindows struct {
-	OnboardingOpensAt  *time.Time
-	OnboardingClosesAt *time.Time
-	ReturningOpensAt   *time.Time
-	ReturningClosesAt  *time.Time
-}
+// neither. The input, the signal and the TermWindowDates activity carry
+// this one type.
+type TermWindows = onboarding.Dates
 
 // TermWindowInput starts the TermWindow workflow of a term.
 type TermWindowInput struct {
@@ -71,7 +68,7 @@ func TermWindowSignalRequest(in TermWindowInput) Request {
 
 // formWindow is one window's dates and what has been done for it.
 type formWindow struct {
-	Kind          string
+	Kind          onboarding.Kind
 	Opens, Closes *time.Time
 	Announced     bool
 	Reminded      bool
@@ -153,8 +150,8 @@ func TermWindow(ctx workflow.Context, in TermWindowInput) (TermWindowResult, err
 		return res, temporal.NewNonRetryableApplicationError("term is required", "BadInput", nil)
 	}
 	ws := []*formWindow{
-		{Kind: "onboarding", Opens: in.Windows.OnboardingOpensAt, Closes: in.Windows.OnboardingClosesAt},
-		{Kind: "returning", Opens: in.Windows.ReturningOpensAt, Closes: in.Windows.ReturningClosesAt},
+		{Kind: onboarding.Onboarding, Opens: in.Windows.OnboardingOpensAt, Closes: in.Windows.OnboardingClosesAt},
+		{Kind: onboarding.Returning, Opens: in.Windows.ReturningOpensAt, Closes: in.Windows.ReturningClosesAt},
 	}
 	progress := "starting"
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
@@ -187,11 +184,11 @@ func TermWindow(ctx workflow.Context, in TermWindowInput) (TermWindowResult, err
 	}
 	// read applies the dates the database holds now.
 	read := func() error {
-		var d activities.TermDates
+		var d TermWindows
 		if err := workflow.ExecuteActivity(actx, a.TermWindowDates, in.TermID).Get(ctx, &d); err != nil {
 			return err
 		}
-		apply(TermWindows(d))
+		apply(d)
 		return nil
 	}
 	for {
@@ -267,7 +264,7 @@ func TermWindow(ctx workflow.Context, in TermWindowInput) (TermWindowResult, err
 				return res, err
 			}
 			w.Closed = true
-			res.Closed = append(res.Closed, w.Kind)
+			res.Closed = append(res.Closed, string(w.Kind))
 			workflow.GetLogger(ctx).Info("form window closed", "term", in.TermID, "kind", w.Kind, "submitted", submitted)
 		}
 	}

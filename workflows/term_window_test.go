@@ -48,9 +48,9 @@ func newTermWindowRun(t *testing.T) *termWindowRun {
 			var kind string
 			switch in := args.Get(1).(type) {
 			case activities.TermWindowEmailsInput:
-				kind = in.Kind
+				kind = string(in.Kind)
 			case activities.TermWindowCloseInput:
-				kind = in.Kind
+				kind = string(in.Kind)
 			}
 			r.mu.Lock()
 			r.calls[step+" "+kind] = append(r.calls[step+" "+kind], env.Now())
@@ -119,6 +119,7 @@ func (r *termWindowRun) never(t *testing.T, step string) {
 func tp(t time.Time) *time.Time { return &t }
 
 func TestTermWindow(t *testing.T) {
+	t.Parallel()
 	day := 24 * time.Hour
 
 	t.Run("AnnounceRemindClose", func(t *testing.T) {

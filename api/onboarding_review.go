@@ -1,0 +1,76 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+
+	"hackdesk/apperr"
+	"hackdesk/db"
+	"hackdesk/onboarding"
+)
+
+// reviewSubmissions loads the submissions a VP (their subteam) or a
+// President (all) may see, of the ?kind= (onboarding by default) and term.
+func (s *Server) reviewSubmissions(r *http.Request) (db.Term, onboarding.Kind, []db.ExecFormSubmissionListRow, error) {
+	ctx := r.Context()
+	kind, err := onboarding.ParseKind(r.URL.Query().Get("kind"))
+	if err != nil {
+		return db.Term{}, kind, nil, err
+	}
+	t, err := hiringTerm(ctx, s.store.Queries, r)
+	if err != nil {
+		return t, kind, nil, err
+	}
+	scope, _ := callerScope(principalFrom(ctx))
+	var subteam *string
+	if !scope.All {
+		subteam = &scope.Subteam
+	}
+	rows, err := onboarding.Review(ctx, s.store.Queries, t, kind, subteam)
+	return t, kind, rows, err
+}
+
+// listSubmissions is GET /api/onboarding/submissions?term_id=&kind=&page=&page_size=.
+func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
+	fields := apperr.Fields{}
+	pg := parsePage(r, fields)
+	if err := fields.Err(); err != nil {
+		return err
+	}
+	t, kind, rows, err := s.reviewSubmissions(r)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"term": toTermJSON(t), "kind": kind,
+		"submissions": onboarding.ReviewItems(pageOf(rows, pg)), "total": len(rows), "page": pg.Number, "page_size": pg.Size})
+	return nil
+}
+
+// exportCSV is GET /api/onboarding/export.csv?term_id=&kind=: a header row,
+// then one row per submission written as it goes.
+func (s *Server) exportCSV(w http.ResponseWriter, r *http.Request) error {
+	t, kind, rows, err := s.reviewSubmissions(r)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", onboarding.ExportFilename(t.Name, kind, "csv")))
+	w.WriteHeader(http.StatusOK)
+	_ = onboarding.WriteCSV(w, rows) // a failed write is the client gone: the status is sent already
+	return nil
+}
+
+// exportHeadshots is GET /api/onboarding/headshots.zip?term_id=&kind=: the
+// headshots in scope as a ZIP streamed from the object store to the client
+// (onboarding.WriteHeadshotZip).
+func (s *Server) exportHeadshots(w http.ResponseWriter, r *http.Request) error {
+	t, kind, rows, err := s.reviewSubmissions(r)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/zip")
+	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", onboarding.ExportFilename(t.Name, kind, "zip")))
+	w.WriteHeader(http.StatusOK)
+	onboarding.WriteHeadshotZip(r.Context(), w, s.blob, s.log, rows)
+	return nil
+}
