@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -151,5 +152,37 @@ func TestHiringFinalizationSurvivesWorkerKill(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s sent %d times", k, n)
 		}
+	}
+}
+
+// TestHiringActivitiesAdapt checks the adapters over package hiring: a
+// term that no longer exists fails the plan for good, and an empty
+// demotion and a batch of promotions answer as before.
+func TestHiringActivitiesAdapt(t *testing.T) {
+	t.Parallel()
+	store := testenv.Store(t)
+	ctx := context.Background()
+	a := &activities.HiringActivities{Store: store}
+	if _, err := a.LoadHiringPlan(ctx, activities.HiringPlanInput{TermID: uuid.New()}); errType(err) != activities.ErrTypeTermNotFound {
+		t.Fatalf("missing term: %v, want %s", err, activities.ErrTypeTermNotFound)
+	}
+	round, err := seed.SeedHiringRound(ctx, store, "adapt", 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := a.LoadHiringPlan(ctx, activities.HiringPlanInput{TermID: round.NewTerm})
+	if err != nil || len(plan.Hires) != 2 || len(plan.Previous) != 1 {
+		t.Fatalf("plan %+v %v", plan, err)
+	}
+	if n, err := a.PromoteHires(ctx, activities.PromoteHiresInput{TermID: round.NewTerm, Hires: plan.Hires}); err != nil || n != 2 {
+		t.Fatalf("promote: %d %v", n, err)
+	}
+	if err := a.DemotePrevious(ctx, activities.DemoteInput{TermID: round.NewTerm}); err != nil {
+		t.Fatalf("empty demotion: %v", err)
+	}
+	refs, err := a.RecordWelcomeEmails(ctx, activities.WelcomeInput{TermID: round.NewTerm, TermName: plan.TermName, Hires: plan.Hires,
+		OnboardingURL: "https://hackdesk.test/onboarding", ChatInviteURL: "https://chat.test/x", AllHandsURL: "https://cal.test/x"})
+	if err != nil || len(refs) != 2 || refs[0].Kind != "exec_welcome" {
+		t.Fatalf("welcome: %+v %v", refs, err)
 	}
 }

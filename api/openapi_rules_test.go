@@ -12,6 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"hackdesk/apperr"
+	"hackdesk/hiring"
+	"hackdesk/term"
 )
 
 // The web pages validate with the limits, patterns and enums that
@@ -43,10 +45,10 @@ var probedBodies = []probedBody{
 	{"#TokenRequest", []string{"token"}, func() any { return &tokenRequest{} }},
 	{"submitReview", []string{"resume_score", "links_score", "q1_score", "q2_score"}, func() any { return &reviewRequest{} }},
 	{"#QuestionBody", []string{"prompt", "type", "char_limit", "placeholder", "help_text", "required"},
-		func() any { return &questionBody{create: true} }},
+		func() any { return &hiring.QuestionInput{Create: true} }},
 	{"#PositionBody", []string{"title", "subteam", "grants", "description", "open"},
-		func() any { return &positionBody{create: true} }},
-	{"#TermBody", []string{"name"}, func() any { return &termBody{create: true} }},
+		func() any { return &hiring.PositionInput{Create: true} }},
+	{"#TermBody", []string{"name"}, func() any { return &term.Input{Create: true} }},
 	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcastRequest{} }},
 	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &paymentBody{dues: 1} }},
 	{"matchReceipt", []string{"email"}, func() any { return &matchBody{} }},

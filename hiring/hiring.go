@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+
+	"github.com/google/uuid"
 )
 
 // Status is a selection's review status (the same strings in the API and
@@ -123,6 +125,26 @@ func ScopeOf(superadmin bool, execPosition, execSubteam string) (Scope, Role, bo
 		return Scope{Subteam: execSubteam}, VP, true
 	}
 	return Scope{}, "", false
+}
+
+// Actor is who acts in hiring: their account (the conflict-of-interest
+// rule reads it), their scope and the role they act in.
+type Actor struct {
+	ProfileID uuid.UUID
+	Email     string
+	Scope     Scope
+	Role      Role
+}
+
+// NewActor resolves a caller's Actor (ScopeOf). Someone with no hiring
+// scope sees nothing and acts as a VP of no subteam; the API's policy
+// gate lets only VPs and Presidents reach hiring, so this is a backstop.
+func NewActor(profileID uuid.UUID, email string, superadmin bool, execPosition, execSubteam string) Actor {
+	scope, role, ok := ScopeOf(superadmin, execPosition, execSubteam)
+	if !ok {
+		scope, role = Scope{Subteam: "\x00none"}, VP
+	}
+	return Actor{ProfileID: profileID, Email: email, Scope: scope, Role: role}
 }
 
 // Covers reports whether a selection of a position in subteam is within

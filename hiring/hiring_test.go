@@ -8,6 +8,7 @@ import (
 // TestCanMoveEveryPair checks every (role, from, to) against the rules
 // written out as a table of allowed moves.
 func TestCanMoveEveryPair(t *testing.T) {
+	t.Parallel()
 	allowed := map[Status][]Status{
 		InReview:      {Interviewing, Wanted, NotWanted, RejectionSent},
 		Interviewing:  {InReview, Wanted, NotWanted, RejectionSent},
@@ -65,6 +66,7 @@ func TestCanMoveEveryPair(t *testing.T) {
 }
 
 func TestFinalStatusesHaveNoWayOut(t *testing.T) {
+	t.Parallel()
 	for _, from := range Statuses() {
 		if !from.Final() {
 			continue
@@ -78,6 +80,7 @@ func TestFinalStatusesHaveNoWayOut(t *testing.T) {
 }
 
 func TestScope(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		super         bool
 		pos, subteam  string
@@ -104,6 +107,7 @@ func TestScope(t *testing.T) {
 }
 
 func TestGrantsAndURL(t *testing.T) {
+	t.Parallel()
 	for g, want := range map[Grant]string{GrantPresident: "President", GrantVP: "VP", GrantExec: "Exec"} {
 		if !g.Valid() || g.ExecPosition() != want {
 			t.Errorf("%s", g)
@@ -123,6 +127,7 @@ func TestGrantsAndURL(t *testing.T) {
 }
 
 func TestEditsQuestion(t *testing.T) {
+	t.Parallel()
 	pres := Scope{All: true}
 	design := Scope{Subteam: "Design"}
 	none := Scope{}

@@ -18,6 +18,10 @@ type HiringFinalizationInput struct {
 	ChatInviteURL string
 }
 
+// HiringFinalizationResult is a finalization's outcome: the workflow's
+// result, and the input of its last activity (RecordFinalization).
+type HiringFinalizationResult = activities.FinalizationResult
+
 // HiringProgress is what the progress query answers.
 type HiringProgress struct {
 	Step     string
@@ -49,8 +53,8 @@ func HiringFinalizationRequest(in HiringFinalizationInput) Request {
 // (never lowering a superadmin), sends one welcome email per new exec and
 // records the outcome. Every step is safe to repeat, so a run resumed on
 // another worker finishes with each role right and each email sent once.
-func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (activities.FinalizationResult, error) {
-	res := activities.FinalizationResult{TermID: in.TermID}
+func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (HiringFinalizationResult, error) {
+	res := HiringFinalizationResult{TermID: in.TermID}
 	if in.TermID == uuid.Nil || in.AllHandsURL == "" {
 		return res, temporal.NewNonRetryableApplicationError("term and all-hands link are required", "BadInput", nil)
 	}

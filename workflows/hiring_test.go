@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"hackdesk/activities"
+	"hackdesk/hiring"
 	"hackdesk/workflows"
 )
 
@@ -45,7 +46,7 @@ func TestHiringFinalization(t *testing.T) {
 		})).Return(func(_ context.Context, w activities.WelcomeInput) ([]activities.EmailRef, error) {
 			refs := make([]activities.EmailRef, len(w.Hires))
 			for i, h := range w.Hires {
-				refs[i] = activities.EmailRef{Key: activities.WelcomeKey(term, h.ProfileID), Kind: "exec_welcome", To: h.Email}
+				refs[i] = activities.EmailRef{Key: hiring.WelcomeKey(term, h.ProfileID), Kind: "exec_welcome", To: h.Email}
 			}
 			return refs, nil
 		}).Once()
