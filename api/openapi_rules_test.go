@@ -12,6 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"hackdesk/apperr"
+	"hackdesk/broadcast"
+	"hackdesk/foundry"
 )
 
 // The web pages validate with the limits, patterns and enums that
@@ -47,10 +49,10 @@ var probedBodies = []probedBody{
 	{"#PositionBody", []string{"title", "subteam", "grants", "description", "open"},
 		func() any { return &positionBody{create: true} }},
 	{"#TermBody", []string{"name"}, func() any { return &termBody{create: true} }},
-	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcastRequest{} }},
+	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcast.Request{} }},
 	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &paymentBody{dues: 1} }},
 	{"matchReceipt", []string{"email"}, func() any { return &matchBody{} }},
-	{"launchFoundryProject", []string{"description", "project_type", "database"}, func() any { return &launchRequest{} }},
+	{"launchFoundryProject", []string{"description", "project_type", "database"}, func() any { return &foundry.LaunchRequest{} }},
 }
 
 // samples are texts tried on every string field besides its boundary
