@@ -284,7 +284,7 @@ func TestPrepareOrder(t *testing.T) {
 	}
 }
 
-func TestUnsubscribe(t *testing.T) {
+func TestUnsubscribeClearsOptIn(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	w := newWorld(t)
