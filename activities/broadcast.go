@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"slices"
 	"sync"
 	"time"
 
@@ -41,24 +40,13 @@ type BroadcastActivities struct {
 	nextSlot time.Time // when this worker may send its next email
 }
 
-// BroadcastBatchInput is one batch: the recipients numbered First..Last.
-type BroadcastBatchInput struct {
-	BroadcastID uuid.UUID
-	First, Last int
-	// PublicURL is the base of the unsubscribe links.
-	PublicURL string
-}
-
-// BroadcastBatchResult is how the batch's recipients stand once it ran.
-type BroadcastBatchResult struct {
-	Sent, Failed int
-	// Skipped counts recipients of a marketing broadcast who had
-	// unsubscribed by the time their batch ran.
-	Skipped int
-	// Cancelled is true when the broadcast was asked to stop (or had
-	// ended) before the batch began: it sent nothing.
-	Cancelled bool
-}
+// The values the broadcast activities take and return (package broadcast).
+type (
+	BroadcastBatchInput  = broadcast.BatchInput
+	BroadcastBatchResult = broadcast.BatchResult
+	FinishBroadcastInput = broadcast.FinishInput
+	BroadcastCounts      = broadcast.Counts
+)
 
 // pollHeartbeat is the longest a batch waits between heartbeats while it
 // spaces its emails.
@@ -81,67 +69,42 @@ const pollHeartbeat = 5 * time.Second
 // batch goes on; any other error fails the attempt, to be retried, after
 // writing down the outcomes so far.
 func (a *BroadcastActivities) SendBroadcastBatch(ctx context.Context, in BroadcastBatchInput) (BroadcastBatchResult, error) {
-	rows, err := a.Store.BroadcastBatchLoad(ctx, db.BroadcastBatchLoadParams{
-		BroadcastID: in.BroadcastID, First: int32(in.First), Last: int32(in.Last)})
-	if err != nil || len(rows) == 0 {
+	var b broadcast.Batch
+	err := a.Store.InSnapshot(ctx, func(q *db.Queries) (err error) {
+		b, err = broadcast.Prepare(ctx, q, in, a.Unsubscribe)
+		return err
+	})
+	switch {
+	case errors.Is(err, broadcast.ErrNoSigningKey):
+		return BroadcastBatchResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeNoSigningKey, nil)
+	case err != nil || b.Empty:
 		return BroadcastBatchResult{}, err
-	}
-	if broadcast.Status(rows[0].BroadcastStatus) != broadcast.Sending || rows[0].CancelRequested {
+	case b.Cancelled:
 		return BroadcastBatchResult{Cancelled: true}, nil
 	}
-	if a.Unsubscribe == nil {
-		return BroadcastBatchResult{}, temporal.NewNonRetryableApplicationError(
-			"SIGNING_KEY is not set: broadcast emails need signed unsubscribe links", ErrTypeNoSigningKey, nil)
-	}
-	pending := slices.DeleteFunc(rows, func(r db.BroadcastBatchLoadRow) bool {
-		return broadcast.RecipientStatus(r.Status) != broadcast.Pending
-	})
-	var marks db.BroadcastRecipientsMarkParams
-	marks.BroadcastID = in.BroadcastID
-	// Whoever unsubscribed from marketing since the broadcast was created
-	// is skipped, and marked so with the batch's outcomes, unless an
-	// earlier attempt of this batch already tried to send them their email
-	// (its outcome is then reported as it stands).
-	var skipErr error
-	pending = slices.DeleteFunc(pending, func(r db.BroadcastBatchLoadRow) bool {
-		if !r.Unsubscribed || skipErr != nil {
-			return false
-		}
-		e, err := a.Store.EmailGetByKey(ctx, broadcast.EmailKey(in.BroadcastID, r.ProfileID))
-		switch {
-		case errors.Is(err, db.ErrNotFound), err == nil && mail.Status(e.Status) == mail.StatusPending:
-			marks.Seqs, marks.Statuses = append(marks.Seqs, r.Seq), append(marks.Statuses, string(broadcast.Skipped))
-			return true
-		case err != nil:
-			skipErr = err
-		}
-		return false
-	})
-	if skipErr != nil {
-		return BroadcastBatchResult{}, skipErr
-	}
-	if err := a.record(ctx, in, pending); err != nil {
+	if err := a.record(ctx, in, b.Send); err != nil {
 		return BroadcastBatchResult{}, err
 	}
+	marks := b.Outcomes
 	sendErr := func() error {
-		for _, r := range pending {
-			if err := waitUntil(ctx, a.slot(), len(marks.Seqs)); err != nil {
+		for _, r := range b.Send {
+			if err := waitUntil(ctx, a.slot(), marks.Len()); err != nil {
 				return err
 			}
 			status, err := a.deliver(ctx, in, r.ProfileID)
 			if err != nil {
 				return err
 			}
-			marks.Seqs, marks.Statuses = append(marks.Seqs, r.Seq), append(marks.Statuses, string(status))
-			activity.RecordHeartbeat(ctx, len(marks.Seqs))
+			marks.Add(r.Seq, status)
+			activity.RecordHeartbeat(ctx, marks.Len())
 		}
 		return nil
 	}()
 	// The outcomes are written down even if the activity is being
 	// cancelled, as DeliverEmail does for the email itself.
-	if len(marks.Seqs) > 0 {
+	if marks.Len() > 0 {
 		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
-		_, err := a.Store.BroadcastRecipientsMark(bctx, marks)
+		err := broadcast.Mark(bctx, a.Store.Queries, in.BroadcastID, marks)
 		cancel()
 		if err != nil {
 			return BroadcastBatchResult{}, err
@@ -150,33 +113,19 @@ func (a *BroadcastActivities) SendBroadcastBatch(ctx context.Context, in Broadca
 	if sendErr != nil {
 		return BroadcastBatchResult{}, sendErr
 	}
-	t, err := a.Store.BroadcastRecipientsTally(ctx, db.BroadcastRecipientsTallyParams{
-		BroadcastID: in.BroadcastID, First: int32(in.First), Last: int32(in.Last)})
-	if err != nil {
-		return BroadcastBatchResult{}, err
-	}
-	return BroadcastBatchResult{Sent: int(t.Sent), Failed: int(t.Failed), Skipped: int(t.Skipped)}, nil
+	return broadcast.Tally(ctx, a.Store.Queries, in)
 }
 
-// record renders and records the recipients' emails under their keys in
-// one transaction (a key recorded before changes nothing), each with the
-// recipient's own unsubscribe link. An email the emails table refuses
-// fails the batch for good; none should be, as its rules are looser than
-// those of profiles and broadcasts.
+// record records the recipients' emails in one transaction
+// (broadcast.RecordEmails). An email the emails table refuses fails the
+// batch for good; none should be, as its rules are looser than those of
+// profiles and broadcasts.
 func (a *BroadcastActivities) record(ctx context.Context, in BroadcastBatchInput, rows []db.BroadcastBatchLoadRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	id := in.BroadcastID
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
-		for _, r := range rows {
-			data := map[string]string{"subject": r.Subject, "body": r.Body,
-				"unsubscribe": broadcast.UnsubscribeLink(in.PublicURL, *a.Unsubscribe, r.ProfileID)}
-			if _, err := mail.Record(ctx, q, broadcast.EmailKey(id, r.ProfileID), broadcast.EmailKind, r.Email, data); err != nil {
-				return err
-			}
-		}
-		return nil
+		return broadcast.RecordEmails(ctx, q, in, *a.Unsubscribe, rows)
 	})
 	if errors.Is(err, db.ErrInvalid) {
 		return temporal.NewNonRetryableApplicationError("a broadcast email breaks a data rule", ErrTypeBadEmail, err)
@@ -239,46 +188,20 @@ func (a *BroadcastActivities) deliver(ctx context.Context, in BroadcastBatchInpu
 	return broadcast.Failed, nil
 }
 
-// FinishBroadcastInput ends a broadcast: done or cancelled.
-type FinishBroadcastInput struct {
-	BroadcastID uuid.UUID
-	Status      broadcast.Status
-}
-
-// BroadcastCounts are a broadcast's counts as stored.
-type BroadcastCounts struct {
-	Status                       string
-	Total, Sent, Failed, Skipped int
-	// RecipientsDeleted is how many recipient rows this call deleted.
-	RecipientsDeleted int
-}
-
 // FinishBroadcast records the end of a broadcast and deletes its
-// recipient list in one transaction; the counts stay. A broadcast that has
-// already ended keeps its status, and its list is deleted all the same, so
-// a repeat is harmless.
+// recipient list in one transaction (broadcast.Finish); a repeat is
+// harmless. A status other than done or cancelled, or an unknown
+// broadcast, fails for good.
 func (a *BroadcastActivities) FinishBroadcast(ctx context.Context, in FinishBroadcastInput) (BroadcastCounts, error) {
-	if in.Status != broadcast.Done && in.Status != broadcast.Cancelled {
-		return BroadcastCounts{}, temporal.NewNonRetryableApplicationError("a broadcast ends done or cancelled", "BadInput", nil)
-	}
 	var out BroadcastCounts
-	err := a.Store.InTx(ctx, func(q *db.Queries) error {
-		b, err := q.BroadcastFinish(ctx, db.BroadcastFinishParams{ID: in.BroadcastID, Status: string(in.Status)})
-		if errors.Is(err, db.ErrNotFound) {
-			b, err = q.BroadcastGet(ctx, in.BroadcastID)
-		}
-		if err != nil {
-			return err
-		}
-		n, err := q.BroadcastRecipientsDelete(ctx, in.BroadcastID)
-		if err != nil {
-			return err
-		}
-		out = BroadcastCounts{Status: b.Status, Total: int(b.Total), Sent: int(b.Sent), Failed: int(b.Failed), Skipped: int(b.Skipped),
-			RecipientsDeleted: int(n)}
-		return nil
+	err := a.Store.InTx(ctx, func(q *db.Queries) (err error) {
+		out, err = broadcast.Finish(ctx, q, in)
+		return err
 	})
-	if errors.Is(err, db.ErrNotFound) {
+	switch {
+	case errors.Is(err, broadcast.ErrBadEnd):
+		return BroadcastCounts{}, temporal.NewNonRetryableApplicationError(err.Error(), "BadInput", nil)
+	case errors.Is(err, db.ErrNotFound):
 		return BroadcastCounts{}, temporal.NewNonRetryableApplicationError("no such broadcast", "BadInput", err)
 	}
 	return out, err

@@ -297,35 +297,3 @@ func TestDispatchSetupOnceAfterLostAnswer(t *testing.T) {
 		t.Fatalf("%d runs dispatched, want 3", n)
 	}
 }
-
-// TestRecordStep: updates are conditional, so a repeated or late update
-// leaves an ended step and project as they are.
-func TestRecordStep(t *testing.T) {
-	w := newFoundryWorld(t)
-	ctx := context.Background()
-	rec := func(u activities.StepUpdate) {
-		t.Helper()
-		u.ProjectID = w.project
-		if err := w.acts.RecordStep(ctx, u); err != nil {
-			t.Fatal(err)
-		}
-	}
-	rec(activities.StepUpdate{Step: "create_repository", Status: "running"})
-	rec(activities.StepUpdate{Step: "create_repository", Status: "failed", Detail: "taken", Project: "failed"})
-	rec(activities.StepUpdate{Step: "create_repository", Status: "succeeded", Detail: "late", Project: "succeeded"})
-	rec(activities.StepUpdate{Step: "create_repository", Status: "running", Detail: "again"})
-	steps, err := w.acts.Store.FoundryStepsList(ctx, w.project)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if s := steps[0]; s.Name != "create_repository" || s.Status != "failed" || s.Detail != "taken" || s.StartedAt == nil || s.FinishedAt == nil {
-		t.Fatalf("step = %+v", s)
-	}
-	if steps[1].Status != "pending" {
-		t.Fatalf("grant_team = %+v", steps[1])
-	}
-	p, _ := w.acts.Store.FoundryProjectGet(ctx, w.project)
-	if p.Status != "failed" {
-		t.Fatalf("project status = %s", p.Status)
-	}
-}

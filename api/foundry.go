@@ -1,11 +1,9 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -13,17 +11,12 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/codehost"
 	"hackdesk/db"
+	"hackdesk/foundry"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
 
-var (
-	errNoCodeHost      = apperr.New(apperr.Unavailable, "Code host not configured")
-	errProjectNotFound = apperr.New(apperr.NotFound, "Project not found")
-)
-
-// recentRunsShown is how many Actions runs a project's monitoring lists.
-const recentRunsShown = 20
+var errNoCodeHost = apperr.New(apperr.Unavailable, "Code host not configured")
 
 // needCodeHost is the first check of every Foundry route: without a code
 // host they answer 503.
@@ -46,70 +39,32 @@ func (s *Server) codeHostFailed(r *http.Request, err error) error {
 
 // codehostTeams is GET /api/codehost/teams (admin).
 func (s *Server) codehostTeams(w http.ResponseWriter, r *http.Request) error {
-	h, err := s.needCodeHost()
-	if err != nil {
-		return err
-	}
-	teams, err := h.Teams(r.Context())
-	if err != nil {
-		return s.codeHostFailed(r, err)
-	}
-	if teams == nil {
-		teams = []codehost.Team{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"teams": teams})
-	return nil
+	return codehostList(s, w, r, "teams", (*codehost.Client).Teams)
 }
 
 // codehostTemplates is GET /api/codehost/templates (admin).
 func (s *Server) codehostTemplates(w http.ResponseWriter, r *http.Request) error {
+	return codehostList(s, w, r, "templates", (*codehost.Client).Templates)
+}
+
+// codehostList answers a list that the code host reads: {key: [...]},
+// never null.
+func codehostList[T any](s *Server, w http.ResponseWriter, r *http.Request, key string,
+	read func(*codehost.Client, context.Context) ([]T, error)) error {
 	h, err := s.needCodeHost()
 	if err != nil {
 		return err
 	}
-	tpls, err := h.Templates(r.Context())
+	items, err := read(h, r.Context())
 	if err != nil {
 		return s.codeHostFailed(r, err)
 	}
-	if tpls == nil {
-		tpls = []codehost.Template{}
+	if items == nil {
+		items = []T{}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"templates": tpls})
+	writeJSON(w, http.StatusOK, map[string]any{key: items})
 	return nil
 }
-
-type launchRequest struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	ProjectType string `json:"project_type"`
-	Database    string `json:"database"`
-	Redis       *bool  `json:"redis"`
-	S3          *bool  `json:"s3"`
-	TeamSlug    string `json:"team_slug"`
-	Private     *bool  `json:"private"`
-}
-
-func (r *launchRequest) Validate() apperr.Fields {
-	f := apperr.Fields{}
-	if why := codehost.CheckRepoName(r.Name); why != "" {
-		f.Add("name", why)
-	}
-	if len([]rune(r.Description)) > codehost.MaxDescription {
-		f.Add("description", "must be at most 350 characters")
-	}
-	if !codehost.ValidProjectType(r.ProjectType) {
-		f.Add("project_type", "must be one of "+strings.Join(codehost.ProjectTypes, ", "))
-	}
-	if !codehost.ValidDatabase(r.Database) {
-		f.Add("database", "must be one of "+strings.Join(codehost.Databases, ", "))
-	}
-	if why := codehost.CheckTeamSlug(r.TeamSlug); why != "" {
-		f.Add("team_slug", why)
-	}
-	return f
-}
-
-func orFalse(b *bool) bool { return b != nil && *b }
 
 // launchProject is POST /api/codehost/foundry/launch (admin): it records
 // the project with its steps pending and queues its FoundryLaunch
@@ -122,7 +77,7 @@ func (s *Server) launchProject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var req launchRequest
+	var req foundry.LaunchRequest
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
@@ -131,27 +86,14 @@ func (s *Server) launchProject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return s.codeHostFailed(r, err)
 	}
-	if !slices.ContainsFunc(teams, func(t codehost.Team) bool { return t.Slug == req.TeamSlug }) {
-		return apperr.ValidationFailed(apperr.Fields{"team_slug": "no team " + req.TeamSlug + " in the organization (GET /api/codehost/teams lists them)"})
+	if err := foundry.CheckTeam(teams, req.TeamSlug); err != nil {
+		return err
 	}
-	me := principalFrom(ctx).ProfileID
 	id := uuid.New()
-	private := req.Private == nil || *req.Private // private unless asked otherwise
-	workflowID := workflows.FoundryLaunchID(id)
+	launch := foundry.Launch{ID: id, WorkflowID: workflows.FoundryLaunchID(id), CreatedBy: principalFrom(ctx).ProfileID, Request: req}
 	err = s.store.InTx(ctx, func(q *db.Queries) error {
-		p, err := q.FoundryProjectInsert(ctx, db.FoundryProjectInsertParams{
-			ID: id, Name: req.Name, Description: req.Description, ProjectType: req.ProjectType,
-			Database: req.Database, Redis: orFalse(req.Redis), S3: orFalse(req.S3), TeamSlug: req.TeamSlug,
-			Private: private, WorkflowID: workflowID, CreatedBy: me,
-		})
-		if errors.Is(err, db.ErrConflict) {
-			return apperr.WithMessage(apperr.Conflict, "Name taken",
-				"A project named "+req.Name+" is running or has succeeded; choose another name")
-		}
+		p, err := foundry.Record(ctx, q, launch)
 		if err != nil {
-			return err
-		}
-		if err := q.FoundryStepsInit(ctx, id); err != nil {
 			return err
 		}
 		_, err = outbox.Enqueue(ctx, q, workflows.FoundryLaunchRequest(workflows.FoundryLaunchInput{
@@ -164,54 +106,8 @@ func (s *Server) launchProject(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusAccepted, map[string]any{"project_id": id, "workflow_id": workflowID})
+	writeJSON(w, http.StatusAccepted, map[string]any{"project_id": id, "workflow_id": launch.WorkflowID})
 	return nil
-}
-
-type projectOptionsJSON struct {
-	Description string `json:"description"`
-	ProjectType string `json:"project_type"`
-	Database    string `json:"database"`
-	Redis       bool   `json:"redis"`
-	S3          bool   `json:"s3"`
-	TeamSlug    string `json:"team_slug"`
-	Private     bool   `json:"private"`
-}
-
-type projectStepJSON struct {
-	Name       string     `json:"name"`
-	Status     string     `json:"status"`
-	StartedAt  *time.Time `json:"started_at"`
-	FinishedAt *time.Time `json:"finished_at"`
-	Detail     string     `json:"detail"`
-}
-
-type projectJSON struct {
-	ID            uuid.UUID          `json:"id"`
-	Name          string             `json:"name"`
-	Options       projectOptionsJSON `json:"options"`
-	Status        string             `json:"status"`
-	Steps         []projectStepJSON  `json:"steps"`
-	RepositoryURL *string            `json:"repository_url"`
-	RunURL        *string            `json:"run_url"`
-	WorkflowID    string             `json:"workflow_id"`
-	CreatedBy     string             `json:"created_by"`
-	CreatedAt     time.Time          `json:"created_at"`
-}
-
-func toProjectJSON(p db.FoundryProject, createdBy string, steps []db.FoundryStep) projectJSON {
-	out := projectJSON{
-		ID: p.ID, Name: p.Name, Status: p.Status, RepositoryURL: p.RepositoryUrl, RunURL: p.RunUrl,
-		WorkflowID: p.WorkflowID, CreatedBy: createdBy, CreatedAt: p.CreatedAt,
-		Options: projectOptionsJSON{Description: p.Description, ProjectType: p.ProjectType, Database: p.Database,
-			Redis: p.Redis, S3: p.S3, TeamSlug: p.TeamSlug, Private: p.Private},
-		Steps: []projectStepJSON{},
-	}
-	for _, st := range steps {
-		out.Steps = append(out.Steps, projectStepJSON{Name: st.Name, Status: st.Status,
-			StartedAt: st.StartedAt, FinishedAt: st.FinishedAt, Detail: st.Detail})
-	}
-	return out
 }
 
 // listProjects is GET /api/codehost/projects (admin): the launch history,
@@ -227,65 +123,28 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	var (
-		rows  []db.FoundryProjectListRow
-		steps []db.FoundryStep
+		out   []foundry.Project
 		total int64
 	)
-	err := s.store.InSnapshot(ctx, func(q *db.Queries) error {
-		var err error
-		if rows, err = q.FoundryProjectList(ctx, db.FoundryProjectListParams{PageSize: pg.Size, PageOffset: pg.offset()}); err != nil {
-			return err
-		}
-		ids := make([]uuid.UUID, len(rows))
-		for i, row := range rows {
-			ids[i] = row.ID
-		}
-		if steps, err = q.FoundryStepsListFor(ctx, ids); err != nil {
-			return err
-		}
-		total, err = q.FoundryProjectCount(ctx)
+	err := s.store.InSnapshot(ctx, func(q *db.Queries) (err error) {
+		out, total, err = foundry.List(ctx, q, pg.Size, pg.offset())
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	byProject := map[uuid.UUID][]db.FoundryStep{}
-	for _, st := range steps {
-		byProject[st.ProjectID] = append(byProject[st.ProjectID], st)
-	}
-	out := make([]projectJSON, len(rows))
-	for i, row := range rows {
-		out[i] = toProjectJSON(projectOfList(row), row.CreatedByEmail, byProject[row.ID])
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"projects": out, "total": total, "page": pg.Number, "page_size": pg.Size})
+	writeList(w, "projects", out, total, pg)
 	return nil
 }
 
-func projectOfList(r db.FoundryProjectListRow) db.FoundryProject {
-	return db.FoundryProject{ID: r.ID, Name: r.Name, Description: r.Description, ProjectType: r.ProjectType,
-		Database: r.Database, Redis: r.Redis, S3: r.S3, TeamSlug: r.TeamSlug, Private: r.Private, Status: r.Status,
-		WorkflowID: r.WorkflowID, RepositoryUrl: r.RepositoryUrl, RunUrl: r.RunUrl, CreatedBy: r.CreatedBy,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-}
-
-func projectOfGet(r db.FoundryProjectGetRow) db.FoundryProject {
-	return db.FoundryProject{ID: r.ID, Name: r.Name, Description: r.Description, ProjectType: r.ProjectType,
-		Database: r.Database, Redis: r.Redis, S3: r.S3, TeamSlug: r.TeamSlug, Private: r.Private, Status: r.Status,
-		WorkflowID: r.WorkflowID, RepositoryUrl: r.RepositoryUrl, RunUrl: r.RunUrl, CreatedBy: r.CreatedBy,
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
-}
-
-// loadProject reads the project named by the {id} path parameter.
-func (s *Server) loadProject(r *http.Request) (db.FoundryProjectGetRow, error) {
+// projectID reads the {id} path parameter; a malformed one names no
+// project.
+func projectID(r *http.Request) (uuid.UUID, error) {
 	id, err := uuid.Parse(chi.URLParam(r, "id"))
 	if err != nil {
-		return db.FoundryProjectGetRow{}, errProjectNotFound
+		return uuid.Nil, foundry.ErrProjectNotFound
 	}
-	p, err := s.store.FoundryProjectGet(r.Context(), id)
-	if errors.Is(err, db.ErrNotFound) {
-		return p, errProjectNotFound
-	}
-	return p, err
+	return id, nil
 }
 
 // getProject is GET /api/codehost/projects/{id} (admin): one project with
@@ -294,15 +153,15 @@ func (s *Server) getProject(w http.ResponseWriter, r *http.Request) error {
 	if _, err := s.needCodeHost(); err != nil {
 		return err
 	}
-	p, err := s.loadProject(r)
+	id, err := projectID(r)
 	if err != nil {
 		return err
 	}
-	steps, err := s.store.FoundryStepsList(r.Context(), p.ID)
+	p, err := foundry.Get(r.Context(), s.store.Queries, id)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toProjectJSON(projectOfGet(p), p.CreatedByEmail, steps))
+	writeJSON(w, http.StatusOK, p)
 	return nil
 }
 
@@ -314,17 +173,17 @@ func (s *Server) projectRuns(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.loadProject(r)
+	id, err := projectID(r)
 	if err != nil {
 		return err
 	}
-	runs := []codehost.Run{}
-	if p.RepositoryUrl != nil {
-		got, err := h.RecentRuns(r.Context(), p.Name, recentRunsShown)
-		if err != nil && !errors.Is(err, codehost.ErrNotFound) {
-			return s.codeHostFailed(r, err)
-		}
-		runs = append(runs, got...)
+	p, err := foundry.Find(r.Context(), s.store.Queries, id)
+	if err != nil {
+		return err
+	}
+	runs, err := foundry.RecentRuns(r.Context(), h, p)
+	if err != nil {
+		return s.codeHostFailed(r, err)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"runs": runs})
 	return nil

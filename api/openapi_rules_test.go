@@ -12,6 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"hackdesk/apperr"
+	"hackdesk/broadcast"
+	"hackdesk/foundry"
 	"hackdesk/hiring"
 	"hackdesk/term"
 )
@@ -49,10 +51,10 @@ var probedBodies = []probedBody{
 	{"#PositionBody", []string{"title", "subteam", "grants", "description", "open"},
 		func() any { return &hiring.PositionInput{Create: true} }},
 	{"#TermBody", []string{"name"}, func() any { return &term.Input{Create: true} }},
-	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcastRequest{} }},
+	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcast.Request{} }},
 	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &paymentBody{dues: 1} }},
 	{"matchReceipt", []string{"email"}, func() any { return &matchBody{} }},
-	{"launchFoundryProject", []string{"description", "project_type", "database"}, func() any { return &launchRequest{} }},
+	{"launchFoundryProject", []string{"description", "project_type", "database"}, func() any { return &foundry.LaunchRequest{} }},
 }
 
 // samples are texts tried on every string field besides its boundary

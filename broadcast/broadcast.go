@@ -1,21 +1,21 @@
 // Package broadcast holds the rules of admin email broadcasts: who an
 // audience is, what a broadcast may say, the states it moves through, the
 // key each of its emails is recorded under and the one-click unsubscribe
-// link (RFC 8058) every one of them carries. The API, the Broadcast
-// workflow's activities and the unsubscribe route share these.
+// link (RFC 8058) every one of them carries; and the transactions that
+// apply them: composing a broadcast with its recipient list, listing and
+// cancelling broadcasts, preparing, recording and counting the batches of
+// its workflow, ending it, and unsubscribing. The API and the Broadcast
+// workflow's activities go through these.
 package broadcast
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
-
-	"hackdesk/signing"
 )
 
 // Status is where a broadcast is (broadcasts.status).
@@ -158,58 +158,6 @@ func CheckBody(s string) string {
 // recipient: a retried batch records and sends nothing twice.
 func EmailKey(id, profileID uuid.UUID) string {
 	return "broadcast:" + id.String() + ":" + profileID.String()
-}
-
-// UnsubscribeSigner signs unsubscribe tokens with the key derived from
-// SIGNING_KEY for that purpose only.
-func UnsubscribeSigner(master []byte) signing.Signer {
-	return signing.New(master, signing.PurposeUnsubscribe)
-}
-
-// UnsubscribeToken is the signed token naming a profile. It does not
-// expire: a link in an old email keeps working, as RFC 8058 expects.
-func UnsubscribeToken(s signing.Signer, profileID uuid.UUID) string {
-	return s.Seal(profileID.String())
-}
-
-// ErrBadToken is returned by OpenUnsubscribeToken for a token that is not
-// one of ours.
-var ErrBadToken = signing.ErrBadSignature
-
-// OpenUnsubscribeToken returns the profile an unsubscribe token names, or
-// ErrBadToken.
-func OpenUnsubscribeToken(s signing.Signer, token string) (uuid.UUID, error) {
-	msg, err := s.Open(token)
-	if err != nil {
-		return uuid.Nil, ErrBadToken
-	}
-	id, err := uuid.Parse(msg)
-	if err != nil {
-		return uuid.Nil, ErrBadToken
-	}
-	return id, nil
-}
-
-// UnsubscribePath is the route a one-click unsubscribe posts to.
-const UnsubscribePath = "/api/unsubscribe"
-
-// UnsubscribeLink is the profile's unsubscribe URL: mail clients POST
-// "List-Unsubscribe=One-Click" to it (RFC 8058); opened in a browser (the
-// link at the foot of every broadcast email) it shows a page whose button
-// posts the same, since a GET must not unsubscribe (link checkers and
-// scanners follow links).
-func UnsubscribeLink(publicURL string, s signing.Signer, profileID uuid.UUID) string {
-	return strings.TrimRight(publicURL, "/") + UnsubscribePath + "?token=" + url.QueryEscape(UnsubscribeToken(s, profileID))
-}
-
-// UnsubscribeHeaders are the RFC 8058 one-click headers of an email to the
-// profile.
-func UnsubscribeHeaders(publicURL string, s signing.Signer, profileID uuid.UUID) map[string]string {
-	link := UnsubscribeLink(publicURL, s, profileID)
-	return map[string]string{
-		"List-Unsubscribe":      "<" + link + ">",
-		"List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-	}
 }
 
 func join[T ~string](set []T) string {

@@ -9,14 +9,15 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
+	"hackdesk/foundry"
 )
 
 // The steps of a Foundry launch, in order, as recorded on the project.
 const (
-	StepCreateRepository = "create_repository"
-	StepGrantTeam        = "grant_team"
-	StepDispatchSetup    = "dispatch_setup"
-	StepSetupRun         = "setup_run"
+	StepCreateRepository = foundry.StepCreateRepository
+	StepGrantTeam        = foundry.StepGrantTeam
+	StepDispatchSetup    = foundry.StepDispatchSetup
+	StepSetupRun         = foundry.StepSetupRun
 )
 
 // FoundryLaunchInput is one launched project and its options.

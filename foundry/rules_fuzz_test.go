@@ -1,4 +1,4 @@
-package codehost
+package foundry
 
 import (
 	"net/url"

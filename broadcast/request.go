@@ -1,0 +1,100 @@
+package broadcast
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+
+	"hackdesk/apperr"
+	"hackdesk/db"
+)
+
+// RequestAudience is who a composed broadcast goes to, as the request
+// names it.
+type RequestAudience struct {
+	Kind   Kind    `json:"kind"`
+	TermID *string `json:"term_id"`
+	Status *string `json:"status"`
+}
+
+// Request is a broadcast as a superadmin composes it: what it says, who it
+// goes to, and whether it is marketing (sent only to those who opted in).
+type Request struct {
+	Subject   string           `json:"subject"`
+	Body      string           `json:"body"`
+	Audience  *RequestAudience `json:"audience"`
+	Marketing *bool            `json:"marketing"`
+
+	// Set by Validate: the parsed term id and the decision filter.
+	termID   *uuid.UUID
+	decision *string
+}
+
+// Validate returns the reason for each field that breaks the rules
+// (CheckSubject, CheckBody, CheckAudience, a term id that is no UUID).
+func (r *Request) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if why := CheckSubject(r.Subject); why != "" {
+		f.Add("subject", why)
+	}
+	if why := CheckBody(r.Body); why != "" {
+		f.Add("body", why)
+	}
+	if r.Audience == nil {
+		f.Add("audience", "is required: {kind, term_id?, status?}")
+		return f
+	}
+	a := Audience{Kind: r.Audience.Kind, HasTerm: r.Audience.TermID != nil}
+	if r.Audience.Status != nil {
+		d := Decision(*r.Audience.Status)
+		a.Decision = &d
+		r.decision = r.Audience.Status
+	}
+	for field, why := range CheckAudience(a) {
+		f.Add(field, why)
+	}
+	if r.Audience.TermID != nil {
+		id, err := uuid.Parse(*r.Audience.TermID)
+		if err != nil {
+			f.Add("audience.term_id", "must be a term id (UUID)")
+		}
+		r.termID = &id
+	}
+	return f
+}
+
+// IsMarketing reports whether the broadcast is marketing: only if asked.
+func (r *Request) IsMarketing() bool { return r.Marketing != nil && *r.Marketing }
+
+// View is a broadcast as superadmins see it: what it is, where it stands
+// and who it went to (never the recipient list).
+type View struct {
+	ID                uuid.UUID    `json:"id"`
+	Subject           string       `json:"subject"`
+	Status            string       `json:"status"`
+	Total             int32        `json:"total"`
+	Sent              int32        `json:"sent"`
+	Failed            int32        `json:"failed"`
+	Skipped           int32        `json:"skipped"`
+	CreatedAt         time.Time    `json:"created_at"`
+	FinishedAt        *time.Time   `json:"finished_at"`
+	Audience          AudienceView `json:"audience"`
+	Marketing         bool         `json:"marketing"`
+	WorkflowID        string       `json:"workflow_id"`
+	CreatedBy         uuid.UUID    `json:"created_by"`
+	CancelRequestedAt *time.Time   `json:"cancel_requested_at"`
+}
+
+// AudienceView is a broadcast's audience as superadmins see it.
+type AudienceView struct {
+	Kind   string     `json:"kind"`
+	TermID *uuid.UUID `json:"term_id"`
+	Status *string    `json:"status"`
+}
+
+func toView(b db.Broadcast) View {
+	return View{ID: b.ID, Subject: b.Subject, Status: b.Status, Total: b.Total, Sent: b.Sent, Failed: b.Failed,
+		Skipped: b.Skipped, CreatedAt: b.CreatedAt, FinishedAt: b.FinishedAt, Marketing: b.Marketing, WorkflowID: b.WorkflowID,
+		CreatedBy: b.CreatedBy, CancelRequestedAt: b.CancelRequestedAt,
+		Audience: AudienceView{Kind: b.AudienceKind, TermID: b.TermID, Status: b.Decision}}
+}
