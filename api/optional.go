@@ -4,27 +4,13 @@ import (
 	"encoding/json"
 	"reflect"
 	"strings"
+
+	"hackdesk/patch"
 )
 
-// field is a PATCH field: Set when the key was present, Null when its value
-// was null (which clears the field).
-type field[T any] struct {
-	Set  bool
-	Null bool
-	V    T
-}
-
-func (f *field[T]) UnmarshalJSON(b []byte) error {
-	f.Set = true
-	if string(b) == "null" {
-		f.Null = true
-		return nil
-	}
-	if err := json.Unmarshal(b, &f.V); err != nil {
-		return &json.UnmarshalTypeError{Value: "value", Type: reflect.TypeFor[T]()}
-	}
-	return nil
-}
+// field is a PATCH field (patch.Field): Set when the key was present,
+// Null when its value was null (which clears the field).
+type field[T any] = patch.Field[T]
 
 // listOrString accepts "a,b" or ["a","b"] and keeps the comma-separated
 // form the service document stores. An array item holding commas counts as
