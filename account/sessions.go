@@ -67,10 +67,10 @@ func Authenticate(ctx context.Context, q *db.Queries, token string) (db.SessionP
 	}
 	row, err := q.SessionPrincipal(ctx, auth.HashToken(token))
 	if errors.Is(err, db.ErrNotFound) {
-		return row, ErrBadSession
+		return db.SessionPrincipalRow{}, ErrBadSession
 	}
 	if err != nil {
-		return row, err
+		return db.SessionPrincipalRow{}, err
 	}
 	if !row.DbNow.Before(SessionExpiry(row.Role, row.CreatedAt, row.LastSeenAt, row.ExpiresAt)) {
 		return db.SessionPrincipalRow{}, ErrBadSession

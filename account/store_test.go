@@ -151,8 +151,13 @@ func TestLoginSessions(t *testing.T) {
 	}
 	me := account.Caller{ProfileID: p.ID, SessionID: row.SessionID, Role: row.Role}
 	list, err := account.Sessions(ctx, s.Queries, me)
-	if err != nil || len(list) != 2 || !list[0].Current || list[1].Current {
-		t.Fatalf("sessions %+v (%v), want two, the newest current", list, err)
+	if err != nil || len(list) != 2 || list[0].Current == list[1].Current {
+		t.Fatalf("sessions %+v (%v), want two, one current", list, err)
+	}
+	for _, v := range list {
+		if v.Current != (v.ID == row.SessionID) || !v.ExpiresAt.After(time.Now()) {
+			t.Errorf("session %+v: current is the caller's, and it ends ahead", v)
+		}
 	}
 	if n, err := account.RevokeOthers(ctx, s.Queries, me); err != nil || n != 1 {
 		t.Fatalf("revoked %d (%v), want 1", n, err)

@@ -14,7 +14,8 @@ import (
 	"hackdesk/review"
 )
 
-// joinSet lists the values of set for an error message: "a, b, c".
+// joinSet lists the values of set for a field error ("must be one of a,
+// b, c"): the decisions and hiring bodies use it.
 func joinSet[T ~string](set []T) string {
 	s := make([]string, len(set))
 	for i, v := range set {

@@ -167,7 +167,7 @@ func TestInterval(t *testing.T) {
 
 func TestDashboardOf(t *testing.T) {
 	t.Parallel()
-	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.FixedZone("NST", -(3*3600 + 1800)))
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.FixedZone("NST", -(3*3600+1800)))
 	d := dashboardOf(db.DashboardCountsRow{Applications: 8, Offers: 3, Attending: 2, Declined: 1, Draft: 2,
 		Undecided: 3}, []db.DashboardRsvpTimelineRow{{Bucket: at, Count: 2}})
 	if d.Conversion.ApplicationToOffer != 0.375 || d.Conversion.OfferToRsvp != 0.6667 {
