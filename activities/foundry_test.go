@@ -11,8 +11,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
+	"hackdesk/account"
 	"hackdesk/activities"
-	"hackdesk/app"
 	"hackdesk/codehost"
 	"hackdesk/codehost/fakegithub"
 	"hackdesk/db"
@@ -33,7 +33,7 @@ func newFoundryWorld(t *testing.T) foundryWorld {
 	t.Helper()
 	ctx := context.Background()
 	store := testenv.Store(t)
-	admin, err := app.CreateUser(ctx, store, "admin@example.com", "Admin", "password-admin", "admin")
+	admin, err := account.Create(ctx, store.Queries, "admin@example.com", "Admin", "password-admin", "admin")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
+	"hackdesk/account"
 	"hackdesk/activities"
-	"hackdesk/app"
 	"hackdesk/db"
 	"hackdesk/testenv"
 )
@@ -25,7 +25,7 @@ type rsvpWorld struct {
 
 func newRsvpWorld(t *testing.T) rsvpWorld {
 	s := testenv.Store(t)
-	admin, err := app.CreateUser(context.Background(), s, "admin@example.com", "Admin", "password-admin", "admin")
+	admin, err := account.Create(context.Background(), s.Queries, "admin@example.com", "Admin", "password-admin", "admin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func newRsvpWorld(t *testing.T) rsvpWorld {
 
 func (w rsvpWorld) applicant(name string) uuid.UUID {
 	w.t.Helper()
-	p, err := app.CreateUser(context.Background(), w.store, name+"@example.com", name, "password-"+name, "member")
+	p, err := account.Create(context.Background(), w.store.Queries, name+"@example.com", name, "password-"+name, "member")
 	if err != nil {
 		w.t.Fatal(err)
 	}

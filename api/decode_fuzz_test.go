@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"hackdesk/account"
 	"hackdesk/apperr"
 	"hackdesk/auth"
 	"hackdesk/db"
@@ -185,13 +186,13 @@ func FuzzDecodeDisplayName(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var patch profilePatch
+		var patch account.ProfilePatch
 		if _, err := decodeInto("application/json", body, &patch); err != nil {
 			checkRefusal(t, err)
 		} else if patch.DisplayName.Set {
 			checkDisplayNameAccepted(t, body, patch.DisplayName.V)
 		}
-		var signup signupRequest
+		var signup account.SignupRequest
 		if _, err := decodeInto("application/json", body, &signup); err != nil {
 			checkRefusal(t, err)
 		} else {

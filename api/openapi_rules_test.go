@@ -11,10 +11,12 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"hackdesk/account"
 	"hackdesk/apperr"
 	"hackdesk/broadcast"
 	"hackdesk/foundry"
 	"hackdesk/hiring"
+	"hackdesk/review"
 	"hackdesk/term"
 )
 
@@ -39,13 +41,13 @@ var probedBodies = []probedBody{
 		"country", "gender", "ethnicity", "university", "program", "year_of_study", "experience_level",
 		"hackathons_attended", "github_url", "linkedin_url", "website_url", "q1_answer", "q2_answer",
 		"coc_agreed", "info_share_authorized", "marketing_opt_in"}, func() any { return &applicationPatch{} }},
-	{"updateProfile", []string{"display_name", "marketing_opt_in"}, func() any { return &profilePatch{} }},
-	{"createAccount", []string{"email", "display_name"}, func() any { return &signupRequest{} }},
-	{"createSession", []string{"email", "password"}, func() any { return &loginRequest{} }},
-	{"requestPasswordReset", []string{"email"}, func() any { return &forgotRequest{} }},
-	{"resetPassword", []string{"token", "password"}, func() any { return &resetRequest{} }},
-	{"#TokenRequest", []string{"token"}, func() any { return &tokenRequest{} }},
-	{"submitReview", []string{"resume_score", "links_score", "q1_score", "q2_score"}, func() any { return &reviewRequest{} }},
+	{"updateProfile", []string{"display_name", "marketing_opt_in"}, func() any { return &account.ProfilePatch{} }},
+	{"createAccount", []string{"email", "display_name"}, func() any { return &account.SignupRequest{} }},
+	{"createSession", []string{"email", "password"}, func() any { return &account.LoginRequest{} }},
+	{"requestPasswordReset", []string{"email"}, func() any { return &account.ForgotRequest{} }},
+	{"resetPassword", []string{"token", "password"}, func() any { return &account.ResetRequest{} }},
+	{"#TokenRequest", []string{"token"}, func() any { return &account.TokenRequest{} }},
+	{"submitReview", []string{"resume_score", "links_score", "q1_score", "q2_score"}, func() any { return &review.Request{} }},
 	{"#QuestionBody", []string{"prompt", "type", "char_limit", "placeholder", "help_text", "required"},
 		func() any { return &hiring.QuestionInput{Create: true} }},
 	{"#PositionBody", []string{"title", "subteam", "grants", "description", "open"},

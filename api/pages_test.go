@@ -16,6 +16,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
+	"hackdesk/account"
 	"hackdesk/apperr"
 	"hackdesk/config"
 	"hackdesk/db"
@@ -207,7 +208,7 @@ func TestPageRedirectKeepsPathAndQuery(t *testing.T) {
 // other failure to authenticate stays the API's error (the page cannot be
 // answered honestly without knowing the caller).
 func TestPageGateBadSession(t *testing.T) {
-	s := New(Deps{Auth: failingAuth{errBadSession}, Web: testBuild()})
+	s := New(Deps{Auth: failingAuth{account.ErrBadSession}, Web: testBuild()})
 	w := do(s, http.MethodGet, "/profile")
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/login?next=%2Fprofile" {
 		t.Errorf("GET /profile with an expired session = %d to %q, want 303 to sign in", w.Code, w.Header().Get("Location"))

@@ -1,6 +1,10 @@
 package api
 
-import "net/http"
+import (
+	"net/http"
+
+	"hackdesk/account"
+)
 
 // sessionStatus answers whether the caller is signed in, and as whom,
 // always with 200: the web pages ask on every load, and a signed-out
@@ -12,11 +16,11 @@ func (s *Server) sessionStatus(w http.ResponseWriter, r *http.Request) error {
 		writeJSON(w, http.StatusOK, map[string]any{"user": nil})
 		return nil
 	}
-	u, err := s.loadUser(r.Context(), s.store.Queries, p.ProfileID)
+	u, err := account.Load(r.Context(), s.store.Queries, p.ProfileID)
 	if err != nil {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"user": u})
+	writeJSON(w, http.StatusOK, map[string]any{"user": toUserJSON(u)})
 	return nil
 }

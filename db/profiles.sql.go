@@ -276,6 +276,33 @@ func (q *Queries) ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) 
 	return i, err
 }
 
+const profileSuperadminsLock = `-- name: ProfileSuperadminsLock :many
+SELECT id FROM profiles WHERE role = 'superadmin' ORDER BY id FOR UPDATE
+`
+
+// The superadmins, their rows locked (in id order) until the transaction
+// ends: a role change that would demote one counts them first, so two
+// demotions at once cannot leave none.
+func (q *Queries) ProfileSuperadminsLock(ctx context.Context) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, profileSuperadminsLock)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const profileUnsubscribe = `-- name: ProfileUnsubscribe :execrows
 UPDATE profiles SET marketing_opt_in = false, updated_at = now() WHERE id = $1 AND marketing_opt_in
 `

@@ -270,6 +270,10 @@ type Querier interface {
 	ProfileSetMarketingOptIn(ctx context.Context, arg ProfileSetMarketingOptInParams) error
 	ProfileSetPassword(ctx context.Context, arg ProfileSetPasswordParams) error
 	ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) (Profile, error)
+	// The superadmins, their rows locked (in id order) until the transaction
+	// ends: a role change that would demote one counts them first, so two
+	// demotions at once cannot leave none.
+	ProfileSuperadminsLock(ctx context.Context) ([]uuid.UUID, error)
 	// A one-click unsubscribe: no more marketing broadcasts. Repeating it
 	// changes nothing.
 	ProfileUnsubscribe(ctx context.Context, id uuid.UUID) (int64, error)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	acct "hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/db"
 	"hackdesk/testenv"
@@ -175,7 +176,7 @@ func TestAccountLifecycle(t *testing.T) {
 
 	t.Run("RoleChangeTakesEffectOnNextRequest", func(t *testing.T) {
 		me.expect(http.StatusForbidden, "GET", "/api/admin/emails", nil)
-		if err := app.GrantRole(context.Background(), a.Store, email, app.Grant{Role: "superadmin"}); err != nil {
+		if err := acct.GrantByEmail(context.Background(), a.Store, email, acct.Change{Role: "superadmin"}); err != nil {
 			t.Fatal(err)
 		}
 		r := me.expect(http.StatusOK, "GET", "/api/admin/emails?kind=confirm", nil)
@@ -191,7 +192,7 @@ func TestAccountLifecycle(t *testing.T) {
 		if strings.Contains(string(r.Body), "token=") || list.Emails[0]["text"] != "[Redacted: this email carried a one-time link. Its body is not kept once sent and never shown.]\n" {
 			t.Fatalf("admin emails show a secret body: %s", r.Body)
 		}
-		if err := app.GrantRole(context.Background(), a.Store, email, app.Grant{Role: "member"}); err != nil {
+		if err := acct.GrantByEmail(context.Background(), a.Store, email, acct.Change{Role: "member"}); err != nil {
 			t.Fatal(err)
 		}
 		me.expect(http.StatusForbidden, "GET", "/api/admin/emails", nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/app"
 )
 
@@ -134,7 +135,7 @@ func buildAdminFixture(t *testing.T, a *app.App, anon *client) adminFixture {
 	}
 	for _, admin := range []string{"admin1", "admin2", "admin3"} {
 		email, pw := admin+"@example.com", "password-"+admin
-		p, err := app.CreateUser(ctx, a.Store, email, adminNames[admin], pw, "admin")
+		p, err := acct.Create(ctx, a.Store.Queries, email, adminNames[admin], pw, "admin")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -266,7 +267,7 @@ func TestAdminApplications(t *testing.T) {
 				t.Fatalf("member %s: %s", p, r.Body)
 			}
 		}
-		super, err := app.CreateUser(context.Background(), a.Store, "root@example.com", "Root", "password-root", "superadmin")
+		super, err := acct.Create(context.Background(), a.Store.Queries, "root@example.com", "Root", "password-root", "superadmin")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/api"
 	"hackdesk/app"
 	"hackdesk/resume"
@@ -20,7 +21,7 @@ import (
 // the account's id.
 func member(t *testing.T, a *app.App, base *client, email, name string) (*client, uuid.UUID) {
 	t.Helper()
-	p, err := app.CreateUser(context.Background(), a.Store, email, name, "password-"+email, "member")
+	p, err := acct.Create(context.Background(), a.Store.Queries, email, name, "password-"+email, "member")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/broadcast"
 	"hackdesk/testenv"
@@ -171,7 +172,7 @@ func TestBroadcastAudiences(t *testing.T) {
 	bcMember(t, a, p["m4@example.com"], old, rootID, true)
 	bcMember(t, a, p["m5@example.com"], active, rootID, true)
 	for _, e := range []string{"m2@example.com", "e1@example.com"} {
-		if err := app.GrantRole(context.Background(), a.Store, e, app.Grant{Exec: "Exec", TermID: &active}); err != nil {
+		if err := acct.GrantByEmail(context.Background(), a.Store, e, acct.Change{Exec: "Exec", TermID: &active}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/app"
 )
 
@@ -18,7 +19,7 @@ import (
 // holding a fresh session for it (no login, so no rate limit) and its id.
 func decAccount(t *testing.T, a *app.App, base *client, email, role string) (*client, uuid.UUID) {
 	t.Helper()
-	p, err := app.CreateUser(context.Background(), a.Store, email, email, "password-"+email, role)
+	p, err := acct.Create(context.Background(), a.Store.Queries, email, email, "password-"+email, role)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,8 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/api"
-	"hackdesk/app"
 	"hackdesk/testenv"
 )
 
@@ -173,10 +173,10 @@ func TestDisplayNameControlChars(t *testing.T) {
 		}
 	}
 	c.expect(http.StatusOK, "PATCH", "/api/profile", map[string]any{"display_name": "Zoë 李 🚀"})
-	if _, err := app.CreateUser(context.Background(), a.Store, "cli@example.com", "CLI\r\nUser", "cobol-compiler-77", "member"); err == nil {
+	if _, err := acct.Create(context.Background(), a.Store.Queries, "cli@example.com", "CLI\r\nUser", "cobol-compiler-77", "member"); err == nil {
 		t.Error("users create accepted a name with CR LF")
 	}
-	if _, err := app.CreateUser(context.Background(), a.Store, "cli2@example.com", "", "cobol-compiler-77", "member"); err != nil {
+	if _, err := acct.Create(context.Background(), a.Store.Queries, "cli2@example.com", "", "cobol-compiler-77", "member"); err != nil {
 		t.Errorf("users create without a name: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/activities"
 	"hackdesk/app"
 	"hackdesk/testenv"
@@ -41,7 +42,7 @@ func hiringPosition(t *testing.T, c *client, term uuid.UUID, title, subteam, gra
 func execAccount(t *testing.T, a *app.App, email, role, exec, subteam string, term *uuid.UUID) uuid.UUID {
 	t.Helper()
 	id := account(t, a, email, strings.Split(email, "@")[0], role)
-	if err := app.GrantRole(context.Background(), a.Store, email, app.Grant{Exec: exec, Subteam: subteam, TermID: term}); err != nil {
+	if err := acct.GrantByEmail(context.Background(), a.Store, email, acct.Change{Exec: exec, Subteam: subteam, TermID: term}); err != nil {
 		t.Fatal(err)
 	}
 	return id

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/api"
 	"hackdesk/app"
 	"hackdesk/db"
@@ -19,7 +20,7 @@ import (
 // account creates a confirmed account with a role and returns its id.
 func account(t *testing.T, a *app.App, email, name, role string) uuid.UUID {
 	t.Helper()
-	p, err := app.CreateUser(context.Background(), a.Store, email, name, "password-"+email, role)
+	p, err := acct.Create(context.Background(), a.Store.Queries, email, name, "password-"+email, role)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/api"
-	"hackdesk/app"
 	"hackdesk/auth"
 	"hackdesk/db"
 	"hackdesk/membership"
@@ -76,12 +76,12 @@ func TestRoleMatrix(t *testing.T) {
 	ctx := context.Background()
 	ids := map[string]uuid.UUID{}
 	for _, c := range callers[1:] {
-		p, err := app.CreateUser(ctx, a.Store, c.email, c.name, "matrix-password", c.role)
+		p, err := acct.Create(ctx, a.Store.Queries, c.email, c.name, "matrix-password", c.role)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c.exec != "" {
-			if err := app.GrantRole(ctx, a.Store, c.email, app.Grant{Exec: c.exec, Subteam: "design"}); err != nil {
+			if err := acct.GrantByEmail(ctx, a.Store, c.email, acct.Change{Exec: c.exec, Subteam: "design"}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	acct "hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/auth"
 )
@@ -101,7 +102,7 @@ func TestSessionPromotion(t *testing.T) {
 	for _, c := range []*client{week, lazy, fresh} {
 		c.expect(http.StatusOK, "GET", "/api/profile", nil)
 	}
-	if err := app.GrantRole(context.Background(), a.Store, "rising@example.com", app.Grant{Role: "admin"}); err != nil {
+	if err := acct.GrantByEmail(context.Background(), a.Store, "rising@example.com", acct.Change{Role: "admin"}); err != nil {
 		t.Fatal(err)
 	}
 	week.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)

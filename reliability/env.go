@@ -17,7 +17,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/app"
+	"hackdesk/account"
 	"hackdesk/auth"
 	"hackdesk/db"
 	"hackdesk/devstack"
@@ -241,7 +241,7 @@ func (p *Proc) exited() bool {
 // Account creates a confirmed account and returns its id; the password is
 // "password-" + email.
 func (e *Env) Account(ctx context.Context, email, role string) (uuid.UUID, error) {
-	p, err := app.CreateUser(ctx, e.Store, email, strings.Split(email, "@")[0], "password-"+email, role)
+	p, err := account.Create(ctx, e.Store.Queries, email, strings.Split(email, "@")[0], "password-"+email, role)
 	return p.ID, err
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/app"
+	"hackdesk/account"
 )
 
 // Requests that start each kind of workflow, made through an API process
@@ -183,7 +183,7 @@ func setupHiring(ctx context.Context, e *Env, api string, st staff, n int) (*hir
 	if err != nil {
 		return nil, err
 	}
-	if err := app.GrantRole(ctx, e.Store, presEmail, app.Grant{Exec: "President", Subteam: "Board", TermID: &old}); err != nil {
+	if err := account.GrantByEmail(ctx, e.Store, presEmail, account.Change{Exec: "President", Subteam: "Board", TermID: &old}); err != nil {
 		return nil, err
 	}
 	tok, err := e.Session(ctx, presID)

@@ -22,6 +22,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/auth"
 	"hackdesk/config"
@@ -440,7 +441,7 @@ func (b *bench) leaderboard(ctx context.Context) (float64, error) {
 	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM reviews`).Scan(&have); err != nil {
 		return 0, err
 	}
-	p, err := app.CreateUser(ctx, b.a.Store, "bench.super@seed.hackdesk.test", "Bench", "bench-super-password", "superadmin")
+	p, err := account.Create(ctx, b.a.Store.Queries, "bench.super@seed.hackdesk.test", "Bench", "bench-super-password", "superadmin")
 	if err != nil {
 		return 0, err
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/receipts"
 	"hackdesk/testenv"
@@ -39,7 +40,7 @@ func TestReceiptsSample(t *testing.T) {
 	if _, err := a.Store.Pool().Exec(ctx, `INSERT INTO terms (name, starts_on, ends_on, active) VALUES ('2030-2031', '2030-09-01', '2031-04-30', true)`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := app.CreateUser(ctx, a.Store, "ana@x.test", "Ana", "password-ana@x.test", "member"); err != nil {
+	if _, err := account.Create(ctx, a.Store.Queries, "ana@x.test", "Ana", "password-ana@x.test", "member"); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("DATABASE_URL", cfg.DatabaseURL) // the active term is read from it

@@ -9,7 +9,7 @@ import (
 	"os"
 	"strings"
 
-	"hackdesk/app"
+	"hackdesk/account"
 	"hackdesk/auth"
 	"hackdesk/config"
 	"hackdesk/db"
@@ -64,14 +64,14 @@ func runUsers(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if why := auth.CheckNewPassword(*password, *email, *name); why != "" {
 			return fmt.Errorf("users create: the password %s", why)
 		}
-		p, err := app.CreateUser(ctx, store, *email, *name, *password, *role)
+		p, err := account.Create(ctx, store.Queries, *email, *name, *password, *role)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "created %s (%s) id %s\n", p.Email, p.Role, p.ID)
 		return nil
 	}
-	if err := app.GrantRole(ctx, store, *email, app.Grant{Role: *role, Exec: *exec, Subteam: *subteam, Term: *term}); err != nil {
+	if err := account.GrantByEmail(ctx, store, *email, account.Change{Role: *role, Exec: *exec, Subteam: *subteam, Term: *term}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "updated %s\n", *email)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/app"
+	"hackdesk/account"
 	"hackdesk/db"
 	"hackdesk/testenv"
 )
@@ -21,7 +21,7 @@ func TestUsersGrantTerm(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	p, err := app.CreateUser(ctx, store, "exec@example.com", "Exec", "vivid orchard tempo", "member")
+	p, err := account.Create(ctx, store.Queries, "exec@example.com", "Exec", "vivid orchard tempo", "member")
 	if err != nil {
 		t.Fatal(err)
 	}

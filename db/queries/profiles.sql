@@ -75,3 +75,9 @@ UPDATE profiles SET marketing_opt_in = @marketing_opt_in, updated_at = now() WHE
 -- A one-click unsubscribe: no more marketing broadcasts. Repeating it
 -- changes nothing.
 UPDATE profiles SET marketing_opt_in = false, updated_at = now() WHERE id = $1 AND marketing_opt_in;
+
+-- name: ProfileSuperadminsLock :many
+-- The superadmins, their rows locked (in id order) until the transaction
+-- ends: a role change that would demote one counts them first, so two
+-- demotions at once cannot leave none.
+SELECT id FROM profiles WHERE role = 'superadmin' ORDER BY id FOR UPDATE;

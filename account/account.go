@@ -1,0 +1,53 @@
+// Package account holds accounts and people: sign-up and the email
+// confirmation, sign-in and the lifetimes of sessions, the password reset,
+// the profile, the team-member search, and the administration of roles
+// (`hackdesk users create|grant`). Password hashing is package auth's;
+// the API's handlers decode, call a function here and encode.
+package account
+
+import (
+	"net/mail"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Roles a profile holds (profiles.role).
+const (
+	RoleMember     = "member"
+	RoleAdmin      = "admin"
+	RoleSuperadmin = "superadmin"
+)
+
+// Roles lists every role, least privileged first.
+var Roles = []string{RoleMember, RoleAdmin, RoleSuperadmin}
+
+// ExecPositions are the positions of an exec role (exec_roles.position).
+var ExecPositions = []string{"President", "VP", "Exec"}
+
+// Privileged reports whether role administers the service (admin or
+// superadmin), which also shortens its sessions.
+func Privileged(role string) bool { return role == RoleAdmin || role == RoleSuperadmin }
+
+// MaxEmail is the longest email address, in characters (as the schema's
+// CHECK and api/openapi.yaml count).
+const MaxEmail = 254
+
+// NormalizeEmail checks an address and returns it trimmed, or why it is
+// not one.
+func NormalizeEmail(raw string) (email, why string) {
+	e := strings.TrimSpace(raw)
+	if e == "" {
+		return "", "is required"
+	}
+	a, err := mail.ParseAddress(e)
+	if err != nil || a.Address != e || a.Name != "" || utf8.RuneCountInString(e) > MaxEmail {
+		return "", "must be an email address"
+	}
+	return e, ""
+}
+
+func oneOf(v string, set []string) bool { return slices.Contains(set, v) }
+
+// baseURL is PUBLIC_URL without a trailing slash, for the mailed links.
+func baseURL(publicURL string) string { return strings.TrimRight(publicURL, "/") }

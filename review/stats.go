@@ -1,0 +1,107 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"math"
+
+	"github.com/google/uuid"
+
+	"hackdesk/db"
+)
+
+// Ratio is num/den rounded to the given number of decimals, 0 when den is
+// 0 (an average of nothing).
+func Ratio(num, den int64, decimals int) float64 {
+	if den == 0 {
+		return 0
+	}
+	scale := math.Pow10(decimals)
+	return math.Round(float64(num)/float64(den)*scale) / scale
+}
+
+// LeaderboardEntry is one reviewer and how many reviews they gave.
+type LeaderboardEntry struct {
+	ReviewerID  uuid.UUID `json:"reviewer_id"`
+	ReviewCount int32     `json:"review_count"`
+	Name        *string   `json:"name"`
+	Email       string    `json:"email"`
+}
+
+// Leaderboard ranks the reviewers, most reviews first.
+func Leaderboard(ctx context.Context, q db.Querier) ([]LeaderboardEntry, error) {
+	rows, err := q.LeaderboardEntries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]LeaderboardEntry, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, LeaderboardEntry{ReviewerID: row.ReviewerID, ReviewCount: row.ReviewCount, Name: row.Name, Email: row.Email})
+	}
+	return out, nil
+}
+
+// Statistics are the review totals and average scores (two decimals). Its
+// zero value is the default the leaderboard answers when they cannot be
+// read.
+type Statistics struct {
+	TotalApplications        int64   `json:"total_applications"`
+	TotalReviews             int64   `json:"total_reviews"`
+	TotalReviewers           int64   `json:"total_reviewers"`
+	AvgReviewsPerApplication float64 `json:"avg_reviews_per_application"`
+	AvgResumeScore           float64 `json:"avg_resume_score"`
+	AvgLinksScore            float64 `json:"avg_links_score"`
+	AvgQ1Score               float64 `json:"avg_q1_score"`
+	AvgQ2Score               float64 `json:"avg_q2_score"`
+}
+
+// statisticsOf derives the averages from the totals.
+func statisticsOf(row db.ReviewStatisticsRow) Statistics {
+	return Statistics{
+		TotalApplications:        row.TotalApplications,
+		TotalReviews:             row.TotalReviews,
+		TotalReviewers:           row.TotalReviewers,
+		AvgReviewsPerApplication: Ratio(row.TotalReviews, row.TotalApplications, 2),
+		AvgResumeScore:           Ratio(row.ResumeSum, row.TotalReviews, 2),
+		AvgLinksScore:            Ratio(row.LinksSum, row.TotalReviews, 2),
+		AvgQ1Score:               Ratio(row.Q1Sum, row.TotalReviews, 2),
+		AvgQ2Score:               Ratio(row.Q2Sum, row.TotalReviews, 2),
+	}
+}
+
+// Stats reads the review statistics of every submitted application.
+func Stats(ctx context.Context, q db.Querier) (Statistics, error) {
+	row, err := q.ReviewStatistics(ctx)
+	if err != nil {
+		return Statistics{}, err
+	}
+	return statisticsOf(row), nil
+}
+
+// ReviewerScores are one reviewer's average scores (two decimals).
+type ReviewerScores struct {
+	AvgResumeScore float64 `json:"avg_resume_score"`
+	AvgLinksScore  float64 `json:"avg_links_score"`
+	AvgQ1Score     float64 `json:"avg_q1_score"`
+	AvgQ2Score     float64 `json:"avg_q2_score"`
+	TotalReviews   int64   `json:"total_reviews"`
+}
+
+func reviewerScoresOf(st db.ReviewerStat) ReviewerScores {
+	n := int64(st.ReviewCount)
+	return ReviewerScores{TotalReviews: n, AvgResumeScore: Ratio(st.ResumeSum, n, 2),
+		AvgLinksScore: Ratio(st.LinksSum, n, 2), AvgQ1Score: Ratio(st.Q1Sum, n, 2), AvgQ2Score: Ratio(st.Q2Sum, n, 2)}
+}
+
+// ScoresOf reads a reviewer's average scores: zeros for someone without
+// reviews (or no account).
+func ScoresOf(ctx context.Context, q db.Querier, reviewerID uuid.UUID) (ReviewerScores, error) {
+	st, err := q.ReviewerStatsGet(ctx, reviewerID)
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return ReviewerScores{}, nil
+	case err != nil:
+		return ReviewerScores{}, err
+	}
+	return reviewerScoresOf(st), nil
+}
