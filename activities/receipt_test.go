@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"hackdesk/activities"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 	"hackdesk/testenv"
 )
 
@@ -38,7 +38,7 @@ func TestApplyReceipt(t *testing.T) {
 	}
 	a := &activities.ReceiptActivities{Store: store, DuesCents: 2000}
 
-	id := stored(receipts.Sample{Email: "ANA@x.test", TermName: "2026-2027", TransactionID: "TX-A"}.Build(), "processing", "TX-A")
+	id := stored(receipttest.Sample{Email: "ANA@x.test", TermName: "2026-2027", TransactionID: "TX-A"}.Build(), "processing", "TX-A")
 	first, err := a.ApplyReceipt(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestApplyReceipt(t *testing.T) {
 	}
 
 	// Another receipt for a membership that is paid is parked, not paid twice.
-	again := stored(receipts.Sample{Email: "ana@x.test", TermName: "2026-2027", TransactionID: "TX-B"}.Build(), "processing", "TX-B")
+	again := stored(receipttest.Sample{Email: "ana@x.test", TermName: "2026-2027", TransactionID: "TX-B"}.Build(), "processing", "TX-B")
 	out, err := a.ApplyReceipt(ctx, again)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestApplyReceipt(t *testing.T) {
 	}
 
 	for _, status := range []string{"received", "rejected", "duplicate"} {
-		id := stored(receipts.Sample{Email: "ana@x.test", TermName: "2026-2027"}.Build(), status, "TX-"+status)
+		id := stored(receipttest.Sample{Email: "ana@x.test", TermName: "2026-2027"}.Build(), status, "TX-"+status)
 		_, err := a.ApplyReceipt(ctx, id)
 		var appErr *temporal.ApplicationError
 		if !errors.As(err, &appErr) || appErr.Type() != activities.ErrTypeReceiptNotApplicable || !appErr.NonRetryable() {
