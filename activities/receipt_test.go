@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"hackdesk/activities"
+	"hackdesk/receipts"
 	"hackdesk/receipts/receipttest"
 	"hackdesk/testenv"
 )
@@ -19,6 +20,7 @@ import (
 // second run returns the same outcome and records nothing new, and a
 // receipt that was never verified is a permanent error.
 func TestApplyReceipt(t *testing.T) {
+	t.Parallel()
 	store := testenv.Store(t)
 	ctx := context.Background()
 	one := func(sql string, args ...any) uuid.UUID {
@@ -31,10 +33,17 @@ func TestApplyReceipt(t *testing.T) {
 	}
 	termID := one(`INSERT INTO terms (name, starts_on, ends_on, active) VALUES ('2026-2027', '2026-09-01', '2027-04-30', true) RETURNING id`)
 	profile := one(`INSERT INTO profiles (email, display_name, password_hash) VALUES ('ana@x.test', 'Ana', '$argon2id$x') RETURNING id`)
+	// stored stores a receipt as the webhook leaves it: the raw email and
+	// what was read of it.
 	stored := func(raw []byte, status, tx string) uuid.UUID {
+		rc, err := receipts.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
 		sum := sha256.Sum256(raw)
-		return one(`INSERT INTO receipts (body_sha256, raw, status, transaction_id, shop_domain) VALUES ($1, $2, $3, $4, 'shop.hackdesk.test') RETURNING id`,
-			sum[:], raw, status, tx)
+		return one(`INSERT INTO receipts (body_sha256, raw, status, transaction_id, shop_domain, customer_email, amount_cents, term_name)
+			VALUES ($1, $2, $3, $4, 'shop.hackdesk.test', $5, $6, $7) RETURNING id`,
+			sum[:], raw, status, tx, rc.CustomerEmail, rc.TotalCents, rc.MembershipTerm())
 	}
 	a := &activities.ReceiptActivities{Store: store, DuesCents: 2000}
 

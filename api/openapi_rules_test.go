@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"hackdesk/apperr"
+	"hackdesk/membership"
 )
 
 // The web pages validate with the limits, patterns and enums that
@@ -48,8 +49,8 @@ var probedBodies = []probedBody{
 		func() any { return &positionBody{create: true} }},
 	{"#TermBody", []string{"name"}, func() any { return &termBody{create: true} }},
 	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcastRequest{} }},
-	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &paymentBody{dues: 1} }},
-	{"matchReceipt", []string{"email"}, func() any { return &matchBody{} }},
+	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &membership.PaymentInput{DuesCents: 1} }},
+	{"matchReceipt", []string{"email"}, func() any { return &membership.MatchInput{} }},
 	{"launchFoundryProject", []string{"description", "project_type", "database"}, func() any { return &launchRequest{} }},
 }
 
