@@ -25,39 +25,29 @@ const ErrTypeReceiptNotApplicable = "ReceiptNotApplicable"
 // write of its membership: retried, unlike other conflicts (Classify).
 const ErrTypeReceiptRace = "ReceiptRace"
 
-// ReceiptOutcome is what ApplyReceipt did.
-type ReceiptOutcome struct {
-	Status       string // processed or parked
-	Reason       string
-	MembershipID *uuid.UUID
-	// Email is the confirmation to deliver; nil when parked.
-	Email *EmailRef
-}
+// ReceiptOutcome is what ApplyReceipt did: the confirmation email to
+// deliver, and the result ReceiptProcessing returns.
+type ReceiptOutcome = membership.Outcome
 
 // ApplyReceipt pays the membership a verified receipt is for, or parks the
-// receipt with a reason (membership.ApplyReceipt, the same function an
-// admin's match runs). Running it again returns the same outcome.
+// receipt with a reason (membership.Apply, the same function an admin's
+// match runs). Running it again returns the same outcome.
 func (a *ReceiptActivities) ApplyReceipt(ctx context.Context, receiptID uuid.UUID) (ReceiptOutcome, error) {
-	var out membership.Outcome
+	var out ReceiptOutcome
 	err := a.Store.InTx(ctx, func(q *db.Queries) error {
 		var err error
-		out, err = membership.ApplyReceipt(ctx, q, receiptID, a.DuesCents, nil)
+		out, err = membership.Apply(ctx, q, receiptID, a.DuesCents, nil)
 		return err
 	})
-	if errors.Is(err, membership.ErrNotApplicable) || errors.Is(err, db.ErrNotFound) {
+	switch {
+	case errors.Is(err, membership.ErrNotApplicable) || errors.Is(err, db.ErrNotFound):
 		return ReceiptOutcome{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeReceiptNotApplicable, err)
-	}
-	if errors.Is(err, db.ErrConflict) {
+	case errors.Is(err, db.ErrConflict):
 		// A membership inserted by a concurrent request since this one read
 		// that there was none: the retry reads it and pays or parks.
 		return ReceiptOutcome{}, temporal.NewApplicationError(err.Error(), ErrTypeReceiptRace, err)
-	}
-	if err != nil {
+	case err != nil:
 		return ReceiptOutcome{}, err
 	}
-	res := ReceiptOutcome{Status: string(out.Status), Reason: out.Reason, MembershipID: out.MembershipID}
-	if out.Email != nil {
-		res.Email = &EmailRef{Key: out.Email.Key, Kind: out.Email.Kind, To: out.Email.To}
-	}
-	return res, nil
+	return out, nil
 }

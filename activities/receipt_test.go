@@ -11,6 +11,7 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 	"hackdesk/testenv"
 )
 
@@ -19,6 +20,7 @@ import (
 // second run returns the same outcome and records nothing new, and a
 // receipt that was never verified is a permanent error.
 func TestApplyReceipt(t *testing.T) {
+	t.Parallel()
 	store := testenv.Store(t)
 	ctx := context.Background()
 	one := func(sql string, args ...any) uuid.UUID {
@@ -31,14 +33,21 @@ func TestApplyReceipt(t *testing.T) {
 	}
 	termID := one(`INSERT INTO terms (name, starts_on, ends_on, active) VALUES ('2026-2027', '2026-09-01', '2027-04-30', true) RETURNING id`)
 	profile := one(`INSERT INTO profiles (email, display_name, password_hash) VALUES ('ana@x.test', 'Ana', '$argon2id$x') RETURNING id`)
+	// stored stores a receipt as the webhook leaves it: the raw email and
+	// what was read of it.
 	stored := func(raw []byte, status, tx string) uuid.UUID {
+		rc, err := receipts.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
 		sum := sha256.Sum256(raw)
-		return one(`INSERT INTO receipts (body_sha256, raw, status, transaction_id, shop_domain) VALUES ($1, $2, $3, $4, 'shop.hackdesk.test') RETURNING id`,
-			sum[:], raw, status, tx)
+		return one(`INSERT INTO receipts (body_sha256, raw, status, transaction_id, shop_domain, customer_email, amount_cents, term_name)
+			VALUES ($1, $2, $3, $4, 'shop.hackdesk.test', $5, $6, $7) RETURNING id`,
+			sum[:], raw, status, tx, rc.CustomerEmail, rc.TotalCents, rc.MembershipTerm())
 	}
 	a := &activities.ReceiptActivities{Store: store, DuesCents: 2000}
 
-	id := stored(receipts.Sample{Email: "ANA@x.test", TermName: "2026-2027", TransactionID: "TX-A"}.Build(), "processing", "TX-A")
+	id := stored(receipttest.Sample{Email: "ANA@x.test", TermName: "2026-2027", TransactionID: "TX-A"}.Build(), "processing", "TX-A")
 	first, err := a.ApplyReceipt(ctx, id)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +81,7 @@ func TestApplyReceipt(t *testing.T) {
 	}
 
 	// Another receipt for a membership that is paid is parked, not paid twice.
-	again := stored(receipts.Sample{Email: "ana@x.test", TermName: "2026-2027", TransactionID: "TX-B"}.Build(), "processing", "TX-B")
+	again := stored(receipttest.Sample{Email: "ana@x.test", TermName: "2026-2027", TransactionID: "TX-B"}.Build(), "processing", "TX-B")
 	out, err := a.ApplyReceipt(ctx, again)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +91,7 @@ func TestApplyReceipt(t *testing.T) {
 	}
 
 	for _, status := range []string{"received", "rejected", "duplicate"} {
-		id := stored(receipts.Sample{Email: "ana@x.test", TermName: "2026-2027"}.Build(), status, "TX-"+status)
+		id := stored(receipttest.Sample{Email: "ana@x.test", TermName: "2026-2027"}.Build(), status, "TX-"+status)
 		_, err := a.ApplyReceipt(ctx, id)
 		var appErr *temporal.ApplicationError
 		if !errors.As(err, &appErr) || appErr.Type() != activities.ErrTypeReceiptNotApplicable || !appErr.NonRetryable() {

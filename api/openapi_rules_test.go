@@ -16,6 +16,7 @@ import (
 	"hackdesk/broadcast"
 	"hackdesk/foundry"
 	"hackdesk/hiring"
+	"hackdesk/membership"
 	"hackdesk/review"
 	"hackdesk/term"
 )
@@ -54,8 +55,8 @@ var probedBodies = []probedBody{
 		func() any { return &hiring.PositionInput{Create: true} }},
 	{"#TermBody", []string{"name"}, func() any { return &term.Input{Create: true} }},
 	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcast.Request{} }},
-	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &paymentBody{dues: 1} }},
-	{"matchReceipt", []string{"email"}, func() any { return &matchBody{} }},
+	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &membership.PaymentInput{DuesCents: 1} }},
+	{"matchReceipt", []string{"email"}, func() any { return &membership.MatchInput{} }},
 	{"launchFoundryProject", []string{"description", "project_type", "database"}, func() any { return &foundry.LaunchRequest{} }},
 }
 

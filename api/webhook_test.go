@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"hackdesk/config"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // A post that finds every place of the webhook's gate taken is answered
@@ -36,7 +36,7 @@ func TestWebhookGate(t *testing.T) {
 		s.ServeHTTP(w, r)
 		return w
 	}
-	signed := receipts.WebhookForm([]byte(cfg.WebhookSigningKey), []byte("From: a@b.test\r\n\r\nhi\r\n"), time.Now())
+	signed := receipttest.WebhookForm([]byte(cfg.WebhookSigningKey), []byte("From: a@b.test\r\n\r\nhi\r\n"), time.Now())
 	w := post(signed.Encode())
 	var body errorBody
 	_ = json.Unmarshal(w.Body.Bytes(), &body)

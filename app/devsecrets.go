@@ -10,14 +10,14 @@ import (
 	"strings"
 
 	"hackdesk/config"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // DevShop is the local stack's stand-in campus shop: its DKIM key (domain
 // shop.hackdesk.test, selector dev) and the inbound-email provider's
 // webhook key, both kept under the data directory.
 type DevShop struct {
-	Key        receipts.ShopKey
+	Key        receipttest.ShopKey
 	WebhookKey string
 	TXTFile    string // the shop's DKIM record, in DKIM_TXT_FILE's format
 }
@@ -32,7 +32,7 @@ func LoadDevShop(dataDir string) (DevShop, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return DevShop{}, err
 	}
-	key, err := receipts.LoadOrCreateShopKey(filepath.Join(dir, "shop-dkim.pem"), receipts.DevShopDomain, "dev")
+	key, err := receipttest.LoadOrCreateShopKey(filepath.Join(dir, "shop-dkim.pem"), receipttest.DevShopDomain, "dev")
 	if err != nil {
 		return DevShop{}, err
 	}
@@ -41,7 +41,7 @@ func LoadDevShop(dataDir string) (DevShop, error) {
 		return DevShop{}, err
 	}
 	txt := filepath.Join(dir, "dkim.txt")
-	if err := receipts.WriteTXTFile(txt, key); err != nil {
+	if err := receipttest.WriteTXTFile(txt, key); err != nil {
 		return DevShop{}, err
 	}
 	return DevShop{Key: key, WebhookKey: hook, TXTFile: txt}, nil
@@ -68,7 +68,7 @@ func devSecrets(cfg *config.Config, dataDir string) error {
 		cfg.WebhookSigningKey = shop.WebhookKey
 	}
 	if len(cfg.ReceiptSenderDomains) == 0 {
-		cfg.ReceiptSenderDomains = []string{receipts.DevShopDomain}
+		cfg.ReceiptSenderDomains = []string{receipttest.DevShopDomain}
 	}
 	if cfg.DKIMTXTFile == "" {
 		cfg.DKIMTXTFile = shop.TXTFile

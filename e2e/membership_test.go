@@ -17,7 +17,7 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/membership"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
@@ -259,7 +259,7 @@ func awaitWorkflow(t *testing.T, a *app.App, id, history string) {
 }
 
 // signedReceipt is a sample receipt signed by the test shop.
-func signedReceipt(t *testing.T, s receipts.Sample) []byte {
+func signedReceipt(t *testing.T, s receipttest.Sample) []byte {
 	t.Helper()
 	raw, err := testenv.Shop().Key.Sign(s.Build())
 	if err != nil {
@@ -275,7 +275,7 @@ func postReceipt(c *client, form url.Values) response {
 }
 
 func webhookForm(raw []byte) url.Values {
-	return receipts.WebhookForm([]byte(testenv.Shop().WebhookKey), raw, time.Now())
+	return receipttest.WebhookForm([]byte(testenv.Shop().WebhookKey), raw, time.Now())
 }
 
 type receiptRow struct {
@@ -327,7 +327,7 @@ func TestMembershipWebhook(t *testing.T) {
 	decAccount(t, f.a, f.anon, "kim@x.test", "member") // never joined
 
 	t.Run("PaidAndEmailedOnce", func(t *testing.T) {
-		raw := signedReceipt(t, receipts.Sample{Email: "Jane@X.test", TermName: f.term, TransactionID: "TX-JANE1", Encoding: "quoted-printable"})
+		raw := signedReceipt(t, receipttest.Sample{Email: "Jane@X.test", TermName: f.term, TransactionID: "TX-JANE1", Encoding: "quoted-printable"})
 		form := webhookForm(raw)
 		r := postReceipt(f.anon, form)
 		if r.Status != 200 {
@@ -341,7 +341,7 @@ func TestMembershipWebhook(t *testing.T) {
 			t.Fatalf("membership %s %s %d", st, m, amt)
 		}
 		sentEmail(t, f.a, "jane@x.test", membership.ConfirmationKind)
-		awaitWorkflow(t, f.a, workflows.ReceiptProcessingID(receipts.DevShopDomain, "TX-JANE1"), "receipt_processing")
+		awaitWorkflow(t, f.a, workflows.ReceiptProcessingID(receipttest.DevShopDomain, "TX-JANE1"), "receipt_processing")
 
 		// The same post again, and the same email with a new token.
 		if r := postReceipt(f.anon, form); r.Status != 200 {
@@ -351,7 +351,7 @@ func TestMembershipWebhook(t *testing.T) {
 			t.Fatalf("new token = %d %s", r.Status, r.Body)
 		}
 		// Another copy of the transaction (re-sent: other headers).
-		copyRaw := signedReceipt(t, receipts.Sample{Email: "jane@x.test", TermName: f.term, TransactionID: "TX-JANE1"})
+		copyRaw := signedReceipt(t, receipttest.Sample{Email: "jane@x.test", TermName: f.term, TransactionID: "TX-JANE1"})
 		if r := postReceipt(f.anon, webhookForm(copyRaw)); r.Status != 200 {
 			t.Fatalf("copy = %d %s", r.Status, r.Body)
 		}
@@ -366,7 +366,7 @@ func TestMembershipWebhook(t *testing.T) {
 			t.Fatalf("%d confirmation emails, want 1", n)
 		}
 		// A token reused with another email is refused, and nothing is stored.
-		other := webhookForm(signedReceipt(t, receipts.Sample{Email: "jane@x.test", TermName: f.term}))
+		other := webhookForm(signedReceipt(t, receipttest.Sample{Email: "jane@x.test", TermName: f.term}))
 		other.Set("timestamp", form.Get("timestamp"))
 		other.Set("token", form.Get("token"))
 		other.Set("signature", form.Get("signature"))
@@ -380,7 +380,7 @@ func TestMembershipWebhook(t *testing.T) {
 	})
 
 	t.Run("ErrBadSignature", func(t *testing.T) {
-		raw := signedReceipt(t, receipts.Sample{Email: "jane@x.test", TermName: f.term})
+		raw := signedReceipt(t, receipttest.Sample{Email: "jane@x.test", TermName: f.term})
 		before := countRows(t, f.a, `SELECT count(*) FROM receipts`)
 		form := webhookForm(raw)
 		sig := []byte(form.Get("signature"))
@@ -389,11 +389,11 @@ func TestMembershipWebhook(t *testing.T) {
 		if r := postReceipt(f.anon, form); r.Status != 401 {
 			t.Fatalf("bad signature = %d, want 401", r.Status)
 		}
-		stale := receipts.WebhookForm([]byte(testenv.Shop().WebhookKey), raw, time.Now().Add(-301*time.Second))
+		stale := receipttest.WebhookForm([]byte(testenv.Shop().WebhookKey), raw, time.Now().Add(-301*time.Second))
 		if r := postReceipt(f.anon, stale); r.Status != 401 {
 			t.Fatalf("stale timestamp = %d, want 401", r.Status)
 		}
-		wrongKey := receipts.WebhookForm([]byte("another key"), raw, time.Now())
+		wrongKey := receipttest.WebhookForm([]byte("another key"), raw, time.Now())
 		if r := postReceipt(f.anon, wrongKey); r.Status != 401 {
 			t.Fatalf("wrong key = %d, want 401", r.Status)
 		}
@@ -404,23 +404,23 @@ func TestMembershipWebhook(t *testing.T) {
 
 	t.Run("ErrDKIMFails", func(t *testing.T) {
 		kim := "kim@x.test"
-		raw := signedReceipt(t, receipts.Sample{Email: kim, TermName: f.term, TransactionID: "TX-FORGED"})
+		raw := signedReceipt(t, receipttest.Sample{Email: kim, TermName: f.term, TransactionID: "TX-FORGED"})
 		forged := bytes.Replace(raw, []byte("$20.00"), []byte("$90.00"), -1)
 		if r := postReceipt(f.anon, webhookForm(forged)); r.Status != 406 {
 			t.Fatalf("forged body = %d %s, want 406", r.Status, r.Body)
 		}
-		evil, err := receipts.NewShopKey("evil.test", "dev")
+		evil, err := receipttest.NewShopKey("evil.test", "dev")
 		if err != nil {
 			t.Fatal(err)
 		}
-		byOther, err := evil.Sign(receipts.Sample{Email: kim, TermName: f.term, TransactionID: "TX-OTHER"}.Build())
+		byOther, err := evil.Sign(receipttest.Sample{Email: kim, TermName: f.term, TransactionID: "TX-OTHER"}.Build())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r := postReceipt(f.anon, webhookForm(byOther)); r.Status != 406 {
 			t.Fatalf("signed by another domain = %d, want 406", r.Status)
 		}
-		unknownShop, err := evil.Sign(receipts.Sample{Email: kim, TermName: f.term, Domain: "evil.test"}.Build())
+		unknownShop, err := evil.Sign(receipttest.Sample{Email: kim, TermName: f.term, Domain: "evil.test"}.Build())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -451,7 +451,7 @@ func TestMembershipWebhook(t *testing.T) {
 	})
 
 	t.Run("UnknownEmailParkedThenMatched", func(t *testing.T) {
-		raw := signedReceipt(t, receipts.Sample{Email: "nobody@elsewhere.test", TermName: f.term, TransactionID: "TX-NOBODY", Encoding: "html"})
+		raw := signedReceipt(t, receipttest.Sample{Email: "nobody@elsewhere.test", TermName: f.term, TransactionID: "TX-NOBODY", Encoding: "html"})
 		if r := postReceipt(f.anon, webhookForm(raw)); r.Status != 200 {
 			t.Fatalf("post = %d", r.Status)
 		}
@@ -477,7 +477,7 @@ func TestMembershipWebhook(t *testing.T) {
 
 	t.Run("ShortTotalParked", func(t *testing.T) {
 		decAccount(t, f.a, f.anon, "sam@x.test", "member")
-		raw := signedReceipt(t, receipts.Sample{Email: "sam@x.test", TermName: f.term, TransactionID: "TX-SHORT", AmountCents: 1500, Encoding: "base64"})
+		raw := signedReceipt(t, receipttest.Sample{Email: "sam@x.test", TermName: f.term, TransactionID: "TX-SHORT", AmountCents: 1500, Encoding: "base64"})
 		if r := postReceipt(f.anon, webhookForm(raw)); r.Status != 200 {
 			t.Fatalf("post = %d", r.Status)
 		}
@@ -485,7 +485,7 @@ func TestMembershipWebhook(t *testing.T) {
 		if rc.Status != "parked" || !strings.Contains(rc.Reason, "below the dues") {
 			t.Fatalf("receipt %+v", rc)
 		}
-		awaitWorkflow(t, f.a, workflows.ReceiptProcessingID(receipts.DevShopDomain, "TX-SHORT"), "receipt_processing_parked")
+		awaitWorkflow(t, f.a, workflows.ReceiptProcessingID(receipttest.DevShopDomain, "TX-SHORT"), "receipt_processing_parked")
 		if _, _, _, n := membershipOf(t, f.a, "sam@x.test", f.termID); n != 0 {
 			t.Fatal("a short receipt created a membership")
 		}
@@ -496,7 +496,7 @@ func TestMembershipWebhook(t *testing.T) {
 	})
 
 	t.Run("UnreadableParked", func(t *testing.T) {
-		unsigned := receipts.Sample{Email: "jane@x.test", TermName: f.term, TransactionID: "TX-BROKEN"}.Build()
+		unsigned := receipttest.Sample{Email: "jane@x.test", TermName: f.term, TransactionID: "TX-BROKEN"}.Build()
 		unsigned = bytes.Replace(unsigned, []byte("Customer email:"), []byte("Customer:"), 1)
 		raw, err := testenv.Shop().Key.Sign(unsigned)
 		if err != nil {
@@ -520,7 +520,7 @@ func TestMembershipWebhook(t *testing.T) {
 
 	t.Run("ConcurrentDeliveriesPayOnce", func(t *testing.T) {
 		decAccount(t, f.a, f.anon, "max@x.test", "member")
-		raw := signedReceipt(t, receipts.Sample{Email: "max@x.test", TermName: f.term, TransactionID: "TX-MANY"})
+		raw := signedReceipt(t, receipttest.Sample{Email: "max@x.test", TermName: f.term, TransactionID: "TX-MANY"})
 		var wg sync.WaitGroup
 		codes := make([]int, 50)
 		for i := range codes {

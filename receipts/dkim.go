@@ -230,3 +230,13 @@ func DNS(timeout time.Duration) LookupTXT {
 		return net.DefaultResolver.LookupTXT(ctx, domain)
 	}
 }
+
+// KeySource is where DKIM keys are read: the records of txtFile when it is
+// set (a local stack has no DNS for its shop), else DNS, each lookup
+// bounded by 5 s. An unreadable file is an error and no source.
+func KeySource(txtFile string) (LookupTXT, error) {
+	if txtFile == "" {
+		return DNS(5 * time.Second), nil
+	}
+	return TXTFile(txtFile)
+}

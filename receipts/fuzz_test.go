@@ -1,4 +1,4 @@
-package receipts
+package receipts_test
 
 import (
 	"errors"
@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 func addSampleSeeds(f *testing.F) {
@@ -23,9 +26,9 @@ func addSampleSeeds(f *testing.F) {
 func FuzzParse(f *testing.F) {
 	addSampleSeeds(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		r, err := Parse(raw)
+		r, err := receipts.Parse(raw)
 		if err != nil {
-			if !errors.Is(err, ErrInvalid) {
+			if !errors.Is(err, receipts.ErrInvalid) {
 				t.Fatalf("error %v is not ErrInvalid", err)
 			}
 			return
@@ -34,15 +37,15 @@ func FuzzParse(f *testing.F) {
 	})
 }
 
-func checkReceipt(t *testing.T, r Receipt) {
+func checkReceipt(t *testing.T, r receipts.Receipt) {
 	t.Helper()
-	if !hostname(r.ShopDomain) || !strings.HasSuffix(r.From, "@"+r.ShopDomain) || strings.ToLower(r.From) != r.From {
+	if !receipts.IsHostName(r.ShopDomain) || !strings.HasSuffix(r.From, "@"+r.ShopDomain) || strings.ToLower(r.From) != r.From {
 		t.Errorf("From %q, ShopDomain %q", r.From, r.ShopDomain)
 	}
-	if !idPattern.MatchString(r.OrderNumber) {
+	if !receipts.IDPattern.MatchString(r.OrderNumber) {
 		t.Errorf("OrderNumber %q", r.OrderNumber)
 	}
-	if !idPattern.MatchString(r.TransactionID) {
+	if !receipts.IDPattern.MatchString(r.TransactionID) {
 		t.Errorf("TransactionID %q", r.TransactionID)
 	}
 	if r.Date.IsZero() || r.Date.Location().String() != "UTC" {
@@ -55,11 +58,11 @@ func checkReceipt(t *testing.T, r Receipt) {
 		t.Error("no items")
 	}
 	for _, it := range r.Items {
-		if strings.TrimSpace(it.Description) == "" || it.Quantity < 1 || it.Quantity > maxQuantity || it.UnitCents < 0 || it.UnitCents > maxCents {
+		if strings.TrimSpace(it.Description) == "" || it.Quantity < 1 || it.Quantity > receipts.MaxQuantity || it.UnitCents < 0 || it.UnitCents > receipts.MaxCents {
 			t.Errorf("item %+v", it)
 		}
 	}
-	if r.TotalCents <= 0 || r.TotalCents > maxCents {
+	if r.TotalCents <= 0 || r.TotalCents > receipts.MaxCents {
 		t.Errorf("TotalCents %d", r.TotalCents)
 	}
 	if len(r.Currency) != 3 || strings.Trim(r.Currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != "" {
@@ -71,19 +74,19 @@ func checkReceipt(t *testing.T, r Receipt) {
 // passes only messages whose sender is the shop.
 func FuzzVerifyDKIM(f *testing.F) {
 	addSampleSeeds(f)
-	lookup, err := TXTFile(filepath.Join(sampleDir, "dkim.txt"))
+	lookup, err := receipts.TXTFile(filepath.Join(sampleDir, "dkim.txt"))
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		err := VerifyDKIM(raw, DevShopDomain, lookup)
+		err := receipts.VerifyDKIM(raw, receipttest.DevShopDomain, lookup)
 		if err != nil {
-			if !errors.Is(err, ErrDKIM) {
+			if !errors.Is(err, receipts.ErrDKIM) {
 				t.Fatalf("error %v is not ErrDKIM", err)
 			}
 			return
 		}
-		if d, err := SenderDomain(raw); err != nil || d != DevShopDomain {
+		if d, err := receipts.SenderDomain(raw); err != nil || d != receipttest.DevShopDomain {
 			t.Fatalf("verified, but SenderDomain = %q, %v", d, err)
 		}
 	})

@@ -125,14 +125,14 @@ func (m message) from() (addr, domain string, err error) {
 	}
 	addr = strings.ToLower(list[0].Address)
 	domain = addr[strings.LastIndexByte(addr, '@')+1:]
-	if !hostname(domain) {
+	if !IsHostName(domain) {
 		return "", "", fmt.Errorf("domain %q is not a host name", clip(domain))
 	}
 	return addr, domain, nil
 }
 
-// hostname reports whether s is a lower-case DNS host name.
-func hostname(s string) bool {
+// IsHostName reports whether s is a lower-case DNS host name.
+func IsHostName(s string) bool {
 	if s == "" || len(s) > 253 {
 		return false
 	}

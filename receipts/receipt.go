@@ -1,7 +1,7 @@
 // Package receipts reads the campus shop's purchase receipts: it parses a
-// receipt email, checks its DKIM signature and the inbound-email webhook's
-// HMAC, and (for the dev stack and tests) acts as the shop: a signing key,
-// its DNS TXT record and sample receipts.
+// receipt email and checks its DKIM signature and the inbound-email
+// webhook's HMAC. Package receipttest plays the shop for the dev stack and
+// tests: a signing key, its DNS TXT record and sample receipts.
 //
 // # Receipt format
 //
@@ -61,9 +61,6 @@ const MaxSize = 1 << 20
 
 // DateLayout is the layout of a receipt's Date line (UTC).
 const DateLayout = "2006-01-02 15:04"
-
-// maxCents is the largest amount accepted, in cents ($10,000,000).
-const maxCents = 1_000_000_000
 
 // Item is one purchased line.
 type Item struct {
@@ -324,38 +321,6 @@ func parseTotal(v string) (int64, string, error) {
 		return 0, "", fieldErr("total", "is zero")
 	}
 	return cents, strings.ToUpper(m[2]), nil
-}
-
-var moneyPattern = regexp.MustCompile(`^\$?(\d{1,3}(?:,\d{3})+|\d{1,10})(?:\.(\d{1,2}))?$`)
-
-// parseCents reads a dollar amount ("$20.00", "20", "$1,020.50") as cents.
-// It rejects negative amounts, more than two decimals, misplaced commas
-// and amounts above maxCents.
-func parseCents(s string) (int64, error) {
-	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "$-") {
-		return 0, fmt.Errorf("negative amount %q", clip(s))
-	}
-	m := moneyPattern.FindStringSubmatch(s)
-	if m == nil {
-		return 0, fmt.Errorf("not an amount: %q", clip(s))
-	}
-	dollars := strings.ReplaceAll(m[1], ",", "")
-	if len(dollars) > 10 {
-		return 0, fmt.Errorf("amount %q too large", clip(s))
-	}
-	d, _ := strconv.ParseInt(dollars, 10, 64) // at most 10 digits: cannot fail
-	c := int64(0)
-	switch len(m[2]) {
-	case 1:
-		c = int64(m[2][0]-'0') * 10
-	case 2:
-		c = int64(m[2][0]-'0')*10 + int64(m[2][1]-'0')
-	}
-	cents := d*100 + c
-	if cents > maxCents {
-		return 0, fmt.Errorf("amount %q too large", clip(s))
-	}
-	return cents, nil
 }
 
 // clip shortens a value quoted in an error message.

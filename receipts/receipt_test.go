@@ -1,4 +1,4 @@
-package receipts
+package receipts_test
 
 import (
 	"bytes"
@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/receipts from the Sample builder")
@@ -22,81 +25,81 @@ var sampleDate = time.Date(2026, 9, 14, 13, 5, 0, 0, time.UTC)
 // then edit, then signed) and what Parse must make of the file.
 var sampleFiles = []struct {
 	file   string
-	sample Sample
+	sample receipttest.Sample
 	edit   func([]byte) []byte // the shop's own mistake, before signing
-	want   Receipt
+	want   receipts.Receipt
 	field  string // the FieldError's field, when the file must fail
 }{
 	{
 		file:   "plain.eml",
-		sample: Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-8F3K2L9Q", OrderNumber: "100234", Date: sampleDate},
+		sample: receipttest.Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-8F3K2L9Q", OrderNumber: "100234", Date: sampleDate},
 		want:   membership("100234", "TX-8F3K2L9Q", "jane@example.com", "Club Membership - 2026-2027", 2000),
 	},
 	{
 		file:   "quoted-printable.eml",
-		sample: Sample{Email: "Ana.Lopez@Example.COM", TermName: "Été 2027", TransactionID: "TX-QP000001", OrderNumber: "100235", Date: sampleDate, Encoding: "quoted-printable"},
+		sample: receipttest.Sample{Email: "Ana.Lopez@Example.COM", TermName: "Été 2027", TransactionID: "TX-QP000001", OrderNumber: "100235", Date: sampleDate, Encoding: "quoted-printable"},
 		want:   membership("100235", "TX-QP000001", "ana.lopez@example.com", "Club Membership - Été 2027", 2000),
 	},
 	{
 		file:   "base64.eml",
-		sample: Sample{Email: "sam@example.org", TermName: "2026-2027", TransactionID: "TX-B64.0002", OrderNumber: "100236", Date: sampleDate, Encoding: "base64"},
+		sample: receipttest.Sample{Email: "sam@example.org", TermName: "2026-2027", TransactionID: "TX-B64.0002", OrderNumber: "100236", Date: sampleDate, Encoding: "base64"},
 		want:   membership("100236", "TX-B64.0002", "sam@example.org", "Club Membership - 2026-2027", 2000),
 	},
 	{
 		file:   "html-only.eml",
-		sample: Sample{Email: "lee@example.com", TermName: "2026-2027", TransactionID: "TX-HTML_003", OrderNumber: "100237", Date: sampleDate, Encoding: "html"},
+		sample: receipttest.Sample{Email: "lee@example.com", TermName: "2026-2027", TransactionID: "TX-HTML_003", OrderNumber: "100237", Date: sampleDate, Encoding: "html"},
 		want:   membership("100237", "TX-HTML_003", "lee@example.com", "Club Membership - 2026-2027", 2000),
 	},
 	{
 		file:   "alternative.eml",
-		sample: Sample{Email: "kim@example.com", TermName: "2026-2027", TransactionID: "TX-ALT00004", OrderNumber: "100238", Date: sampleDate, Encoding: "alternative"},
+		sample: receipttest.Sample{Email: "kim@example.com", TermName: "2026-2027", TransactionID: "TX-ALT00004", OrderNumber: "100238", Date: sampleDate, Encoding: "alternative"},
 		want:   membership("100238", "TX-ALT00004", "kim@example.com", "Club Membership - 2026-2027", 2000),
 	},
 	{
 		file:   "short-total.eml",
-		sample: Sample{Email: "pat@example.com", AmountCents: 500, TermName: "2026-2027", TransactionID: "TX-SHORT005", OrderNumber: "100239", Date: sampleDate},
+		sample: receipttest.Sample{Email: "pat@example.com", AmountCents: 500, TermName: "2026-2027", TransactionID: "TX-SHORT005", OrderNumber: "100239", Date: sampleDate},
 		want:   membership("100239", "TX-SHORT005", "pat@example.com", "Club Membership - 2026-2027", 500),
 	},
 	{
 		file: "two-items.eml",
-		sample: Sample{Email: "alex@example.com", TermName: "2026-2027", TransactionID: "TX-TWO00006", OrderNumber: "100240", Date: sampleDate,
-			Extra: []Item{{Description: "Club T-shirt (M)", Quantity: 2, UnitCents: 1500}}},
-		want: func() Receipt {
+		sample: receipttest.Sample{Email: "alex@example.com", TermName: "2026-2027", TransactionID: "TX-TWO00006", OrderNumber: "100240", Date: sampleDate,
+			Extra: []receipts.Item{{Description: "Club T-shirt (M)", Quantity: 2, UnitCents: 1500}}},
+		want: func() receipts.Receipt {
 			r := membership("100240", "TX-TWO00006", "alex@example.com", "Club Membership - 2026-2027", 2000)
-			r.Items = append(r.Items, Item{Description: "Club T-shirt (M)", Quantity: 2, UnitCents: 1500})
+			r.Items = append(r.Items, receipts.Item{Description: "Club T-shirt (M)", Quantity: 2, UnitCents: 1500})
 			r.TotalCents = 5000
 			return r
 		}(),
 	},
 	{
 		file:   "missing-transaction-id.eml",
-		sample: Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-GONE0007", OrderNumber: "100241", Date: sampleDate},
+		sample: receipttest.Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-GONE0007", OrderNumber: "100241", Date: sampleDate},
 		edit:   dropLine("Transaction ID:"),
 		field:  "transaction_id",
 	},
 	{
 		file:   "missing-customer-email.eml",
-		sample: Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-NOMAIL08", OrderNumber: "100242", Date: sampleDate},
+		sample: receipttest.Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-NOMAIL08", OrderNumber: "100242", Date: sampleDate},
 		edit:   dropLine("Customer email:"),
 		field:  "customer_email",
 	},
 	{
 		file:   "missing-total.eml",
-		sample: Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-NOTOTAL9", OrderNumber: "100243", Date: sampleDate},
+		sample: receipttest.Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-NOTOTAL9", OrderNumber: "100243", Date: sampleDate},
 		edit:   dropLine("Total paid:"),
 		field:  "total",
 	},
 }
 
-func membership(order, tx, email, desc string, cents int64) Receipt {
-	return Receipt{
-		From:          "receipts@" + DevShopDomain,
-		ShopDomain:    DevShopDomain,
+func membership(order, tx, email, desc string, cents int64) receipts.Receipt {
+	return receipts.Receipt{
+		From:          "receipts@" + receipttest.DevShopDomain,
+		ShopDomain:    receipttest.DevShopDomain,
 		OrderNumber:   order,
 		TransactionID: tx,
 		Date:          sampleDate,
 		CustomerEmail: email,
-		Items:         []Item{{Description: desc, Quantity: 1, UnitCents: cents}},
+		Items:         []receipts.Item{{Description: desc, Quantity: 1, UnitCents: cents}},
 		TotalCents:    cents,
 		Currency:      "CAD",
 	}
@@ -115,13 +118,15 @@ func dropLine(prefix string) func([]byte) []byte {
 // key whose TXT record goes to dkim.txt (the private key is dropped):
 //
 //	go test ./receipts/ -run TestUpdateSampleFiles -update
+//
+// It is not parallel, so it is done before the parallel tests read the files.
 func TestUpdateSampleFiles(t *testing.T) {
 	if !*update {
 		t.Skip("run with -update to rewrite " + sampleDir)
 	}
-	k := mustKey(t, DevShopDomain)
+	k := mustKey(t, receipttest.DevShopDomain)
 	txt := filepath.Join(sampleDir, "dkim.txt")
-	if err := WriteTXTFile(txt, k); err != nil {
+	if err := receipttest.WriteTXTFile(txt, k); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chmod(txt, 0o644); err != nil { // public, unlike a dev stack's
@@ -152,12 +157,13 @@ func readSample(tb testing.TB, name string) []byte {
 }
 
 func TestParseSampleFiles(t *testing.T) {
+	t.Parallel()
 	for _, c := range sampleFiles {
 		t.Run(c.file, func(t *testing.T) {
-			got, err := Parse(readSample(t, c.file))
+			got, err := receipts.Parse(readSample(t, c.file))
 			if c.field != "" {
-				var fe *FieldError
-				if !errors.As(err, &fe) || fe.Field != c.field || !errors.Is(err, ErrInvalid) {
+				var fe *receipts.FieldError
+				if !errors.As(err, &fe) || fe.Field != c.field || !errors.Is(err, receipts.ErrInvalid) {
 					t.Fatalf("Parse: %v, want a FieldError for %s", err, c.field)
 				}
 				return
@@ -170,7 +176,7 @@ func TestParseSampleFiles(t *testing.T) {
 	}
 }
 
-func compareReceipt(t *testing.T, got, want Receipt) {
+func compareReceipt(t *testing.T, got, want receipts.Receipt) {
 	t.Helper()
 	check := func(field string, g, w any) {
 		t.Helper()
@@ -194,6 +200,7 @@ func compareReceipt(t *testing.T, got, want Receipt) {
 // TestSampleFilesReadme checks every sample is listed in the README and
 // every .eml file is in the table.
 func TestSampleFilesReadme(t *testing.T) {
+	t.Parallel()
 	readme := string(readSample(t, "README.md"))
 	files, err := filepath.Glob(filepath.Join(sampleDir, "*.eml"))
 	if err != nil {
@@ -212,7 +219,7 @@ func TestSampleFilesReadme(t *testing.T) {
 // plainReceipt is a valid plain receipt with line edits: each key is a
 // label prefix whose line is replaced by the value ("" drops it).
 func plainReceipt(edits map[string]string) []byte {
-	raw := string(Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-8F3K2L9Q", OrderNumber: "100234", Date: sampleDate}.Build())
+	raw := string(receipttest.Sample{Email: "jane@example.com", TermName: "2026-2027", TransactionID: "TX-8F3K2L9Q", OrderNumber: "100234", Date: sampleDate}.Build())
 	lines := strings.Split(raw, "\r\n")
 	var out []string
 	for _, l := range lines {
@@ -233,6 +240,7 @@ func plainReceipt(edits map[string]string) []byte {
 }
 
 func TestParseFieldErrors(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name  string
 		edits map[string]string
@@ -256,7 +264,7 @@ func TestParseFieldErrors(t *testing.T) {
 		{"ItemZeroQuantity", map[string]string{"Item:": "Item: Club Membership - 2026-2027  0 x $20.00"}, "item"},
 		{"ItemNegativePrice", map[string]string{"Item:": "Item: Club Membership - 2026-2027  1 x -$20.00"}, "item"},
 		{"ItemNoDescription", map[string]string{"Item:": "Item: 1 x $20.00"}, "item"},
-		{"TooManyItems", map[string]string{"Item:": strings.Repeat("Item: Sticker  1 x $0.10\n", maxItems) + "Item: Sticker  1 x $0.10"}, "item"},
+		{"TooManyItems", map[string]string{"Item:": strings.Repeat("Item: Sticker  1 x $0.10\n", receipts.MaxItems) + "Item: Sticker  1 x $0.10"}, "item"},
 		{"MissingTotal", map[string]string{"Total paid:": ""}, "total"},
 		{"TotalNoCurrency", map[string]string{"Total paid:": "Total paid: $20.00"}, "total"},
 		{"TotalNegative", map[string]string{"Total paid:": "Total paid: -$20.00 CAD"}, "total"},
@@ -271,12 +279,12 @@ func TestParseFieldErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := Parse(plainReceipt(c.edits))
-			var fe *FieldError
+			_, err := receipts.Parse(plainReceipt(c.edits))
+			var fe *receipts.FieldError
 			if !errors.As(err, &fe) || fe.Field != c.field {
 				t.Fatalf("Parse: %v, want a FieldError for %s", err, c.field)
 			}
-			if !errors.Is(err, ErrInvalid) {
+			if !errors.Is(err, receipts.ErrInvalid) {
 				t.Errorf("errors.Is(%v, ErrInvalid) = false", err)
 			}
 			if want := "receipt: " + c.field + ": "; !strings.HasPrefix(err.Error(), want) {
@@ -287,29 +295,30 @@ func TestParseFieldErrors(t *testing.T) {
 }
 
 func TestParseInvalid(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		raw  []byte
 	}{
 		{"Empty", nil},
 		{"NoBody", []byte("From: receipts@shop.hackdesk.test\r\nSubject: hi\r\n")},
-		{"TooLarge", append(plainReceipt(nil), bytes.Repeat([]byte("x"), MaxSize)...)},
+		{"TooLarge", append(plainReceipt(nil), bytes.Repeat([]byte("x"), receipts.MaxSize)...)},
 		{"NoText", []byte("From: receipts@shop.hackdesk.test\r\nContent-Type: text/html\r\n\r\n<p></p>\r\n")},
 		{"TwoContentTypes", plainReceipt(map[string]string{"MIME-Version:": "MIME-Version: 1.0\nContent-Type: text/html"})},
 		{"ManyParts", []byte("From: receipts@shop.hackdesk.test\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n" +
-			strings.Repeat("--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n", maxParts+1) + "--b--\r\n")},
-		{"FoldedHeader", append([]byte("Subject: a\r\n"+strings.Repeat(" a\r\n", maxFolds+1)), plainReceipt(nil)...)},
+			strings.Repeat("--b\r\nContent-Type: text/plain\r\n\r\nhi\r\n", receipts.MaxParts+1) + "--b--\r\n")},
+		{"FoldedHeader", append([]byte("Subject: a\r\n"+strings.Repeat(" a\r\n", receipts.MaxFolds+1)), plainReceipt(nil)...)},
 		{"LargeHeader", append([]byte(strings.Repeat("X-Pad: "+strings.Repeat("a", 990)+"\r\n", 70)), plainReceipt(nil)...)},
 		{"BadBase64", []byte("From: receipts@shop.hackdesk.test\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!!not base64 at all!!!!\r\n")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := Parse(c.raw)
-			if !errors.Is(err, ErrInvalid) {
+			r, err := receipts.Parse(c.raw)
+			if !errors.Is(err, receipts.ErrInvalid) {
 				t.Fatalf("Parse = %+v, %v; want ErrInvalid", r, err)
 			}
 			t.Log(err)
-			var fe *FieldError
+			var fe *receipts.FieldError
 			if errors.As(err, &fe) {
 				t.Errorf("got a FieldError (%v), want a message error", err)
 			}
@@ -318,26 +327,28 @@ func TestParseInvalid(t *testing.T) {
 }
 
 func TestParseLimitsAllowReceipts(t *testing.T) {
+	t.Parallel()
 	// Just inside the limits: still a receipt.
-	raw := append([]byte("Subject: a\r\n"+strings.Repeat(" a\r\n", maxFolds)), plainReceipt(map[string]string{
-		"Item:":       strings.Repeat("Item: Sticker  1 x $0.10\n", maxItems-1) + "Item: Sticker  1 x $0.10",
+	raw := append([]byte("Subject: a\r\n"+strings.Repeat(" a\r\n", receipts.MaxFolds)), plainReceipt(map[string]string{
+		"Item:":       strings.Repeat("Item: Sticker  1 x $0.10\n", receipts.MaxItems-1) + "Item: Sticker  1 x $0.10",
 		"Total paid:": "Total paid: $5.00 CAD",
 	})...)
-	r, err := Parse(raw)
+	r, err := receipts.Parse(raw)
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	if len(r.Items) != maxItems || r.TotalCents != 500 {
-		t.Errorf("%d items, total %d; want %d items, 500", len(r.Items), r.TotalCents, maxItems)
+	if len(r.Items) != receipts.MaxItems || r.TotalCents != 500 {
+		t.Errorf("%d items, total %d; want %d items, 500", len(r.Items), r.TotalCents, receipts.MaxItems)
 	}
 }
 
 func TestParseLenient(t *testing.T) {
+	t.Parallel()
 	want := membership("100234", "TX-8F3K2L9Q", "jane@example.com", "Club Membership - 2026-2027", 2000)
 	cases := []struct {
 		name string
 		raw  []byte
-		want func(*Receipt)
+		want func(*receipts.Receipt)
 	}{
 		{"LFLineEndings", bytes.ReplaceAll(plainReceipt(nil), []byte("\r\n"), []byte("\n")), nil},
 		{"LabelsAnyCaseAndSpacing", plainReceipt(map[string]string{
@@ -361,14 +372,14 @@ func TestParseLenient(t *testing.T) {
 		{"ThousandsAndQuantity", plainReceipt(map[string]string{
 			"Item:":       "Item: Club Membership - 2026-2027    1 x $20.00\nItem: Server rack 2U   3 x $1,000.50",
 			"Total paid:": "Total paid: $3,021.50 CAD",
-		}), func(r *Receipt) {
-			r.Items = append(r.Items, Item{Description: "Server rack 2U", Quantity: 3, UnitCents: 100050})
+		}), func(r *receipts.Receipt) {
+			r.Items = append(r.Items, receipts.Item{Description: "Server rack 2U", Quantity: 3, UnitCents: 100050})
 			r.TotalCents = 302150
 		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := Parse(c.raw)
+			got, err := receipts.Parse(c.raw)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -382,60 +393,9 @@ func TestParseLenient(t *testing.T) {
 	}
 }
 
-func TestParseCents(t *testing.T) {
-	cases := []struct {
-		in   string
-		want int64 // -1: an error
-	}{
-		{"$20.00", 2000},
-		{"20.00", 2000},
-		{"$1,020.50", 102050},
-		{"20", 2000},
-		{"$0.5", 50},
-		{"0", 0},
-		{"$1,000,000", 100000000},
-		{"$10,000,000.00", 1_000_000_000},
-		{"$10,000,000.01", -1},
-		{"9999999999", -1},
-		{"99999999999", -1},
-		{"-5.00", -1},
-		{"$-5", -1},
-		{"20.005", -1},
-		{"1,02.50", -1},
-		{"1,0200", -1},
-		{",100", -1},
-		{"", -1},
-		{"$", -1},
-		{"20.", -1},
-		{".50", -1},
-		{"1e3", -1},
-		{"$$20", -1},
-		{"２０", -1},
-	}
-	for _, c := range cases {
-		got, err := parseCents(c.in)
-		if c.want < 0 {
-			if err == nil {
-				t.Errorf("parseCents(%q) = %d, want an error", c.in, got)
-			}
-			continue
-		}
-		if err != nil || got != c.want {
-			t.Errorf("parseCents(%q) = %d, %v; want %d", c.in, got, err, c.want)
-		}
-	}
-}
-
-func TestFormatCents(t *testing.T) {
-	for in, want := range map[int64]string{0: "$0.00", 5: "$0.05", 2000: "$20.00", 102050: "$1,020.50", 123456789: "$1,234,567.89", -250: "-$2.50"} {
-		if got := FormatCents(in); got != want {
-			t.Errorf("FormatCents(%d) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestMembership(t *testing.T) {
-	r := Receipt{Items: []Item{
+	t.Parallel()
+	r := receipts.Receipt{Items: []receipts.Item{
 		{Description: "Club T-shirt (M)", Quantity: 1, UnitCents: 1500},
 		{Description: "Club MEMBERSHIP - 2026-2027", Quantity: 1, UnitCents: 2000},
 	}}
@@ -456,70 +416,18 @@ func TestMembership(t *testing.T) {
 		}
 	}
 	terms := []struct {
-		items []Item
+		items []receipts.Item
 		want  string
 	}{
 		{r.Items, "2026-2027"},
-		{[]Item{{Description: "Membership - Fall - 2026"}}, "2026"},
-		{[]Item{{Description: "Club Membership"}}, ""},
-		{[]Item{{Description: "Club T-shirt - M"}}, ""},
+		{[]receipts.Item{{Description: "Membership - Fall - 2026"}}, "2026"},
+		{[]receipts.Item{{Description: "Club Membership"}}, ""},
+		{[]receipts.Item{{Description: "Club T-shirt - M"}}, ""},
 		{nil, ""},
 	}
 	for _, c := range terms {
-		if got := (Receipt{Items: c.items}).MembershipTerm(); got != c.want {
+		if got := (receipts.Receipt{Items: c.items}).MembershipTerm(); got != c.want {
 			t.Errorf("MembershipTerm(%+v) = %q, want %q", c.items, got, c.want)
 		}
 	}
-}
-
-func TestSampleDefaults(t *testing.T) {
-	raw := Sample{Email: "jane@example.com", TermName: "2026-2027"}.Build()
-	if !bytes.HasPrefix(raw, []byte("From: receipts@shop.hackdesk.test\r\n")) {
-		t.Errorf("no From: receipts@%s header:\n%s", DevShopDomain, raw)
-	}
-	if bytes.Contains(bytes.ReplaceAll(raw, []byte("\r\n"), nil), []byte("\n")) {
-		t.Error("a bare LF in the built message")
-	}
-	r, err := Parse(raw)
-	if err != nil {
-		t.Fatalf("Parse: %v", err)
-	}
-	if r.TotalCents != 2000 || r.Items[0].UnitCents != 2000 {
-		t.Errorf("amount %d/%d, want 2000", r.TotalCents, r.Items[0].UnitCents)
-	}
-	if len(r.TransactionID) != 11 || !strings.HasPrefix(r.TransactionID, "TX-") || strings.ToUpper(r.TransactionID) != r.TransactionID {
-		t.Errorf("TransactionID %q, want TX-XXXXXXXX", r.TransactionID)
-	}
-	if len(r.OrderNumber) != 6 || strings.Trim(r.OrderNumber, "0123456789") != "" {
-		t.Errorf("OrderNumber %q, want six digits", r.OrderNumber)
-	}
-	if age := time.Since(r.Date); age < 0 || age > 2*time.Minute {
-		t.Errorf("Date %v, want about now", r.Date)
-	}
-	if r.ShopDomain != DevShopDomain {
-		t.Errorf("ShopDomain %q", r.ShopDomain)
-	}
-	again, _ := Parse(Sample{Email: "jane@example.com"}.Build())
-	if again.TransactionID == r.TransactionID {
-		t.Errorf("two builds share transaction ID %s", r.TransactionID)
-	}
-	if got := again.MembershipTerm(); got != "" || again.Items[0].Description != "Club Membership" {
-		t.Errorf("no TermName: item %q, term %q", again.Items[0].Description, got)
-	}
-}
-
-func TestSampleInjection(t *testing.T) {
-	raw := Sample{Email: "jane@example.com\r\nBcc: all@example.com\nTotal paid: $1.00 CAD"}.Build()
-	if bytes.Contains(raw, []byte("\nBcc:")) || bytes.Contains(raw, []byte("\nTotal paid: $1.00")) {
-		t.Fatalf("newline in Email started a new line:\n%s", raw)
-	}
-}
-
-func TestSampleUnknownEncoding(t *testing.T) {
-	defer func() {
-		if recover() == nil {
-			t.Error("Build with Encoding \"uuencode\" did not panic")
-		}
-	}()
-	Sample{Email: "jane@example.com", Encoding: "uuencode"}.Build()
 }

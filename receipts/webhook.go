@@ -2,12 +2,10 @@ package receipts
 
 import (
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"time"
 )
@@ -57,19 +55,4 @@ func VerifyWebhook(key []byte, timestamp, token, signature string, now time.Time
 		return ErrWebhookStale
 	}
 	return nil
-}
-
-// WebhookForm builds the form fields of a post as the provider sends it:
-// timestamp, token (50 random hex characters), signature and body-mime.
-func WebhookForm(key []byte, mime []byte, now time.Time) url.Values {
-	b := make([]byte, 25)
-	rand.Read(b) // never returns an error
-	token := hex.EncodeToString(b)
-	ts := strconv.FormatInt(now.Unix(), 10)
-	return url.Values{
-		"timestamp": {ts},
-		"token":     {token},
-		"signature": {WebhookSignature(key, ts, token)},
-		"body-mime": {string(mime)},
-	}
 }

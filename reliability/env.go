@@ -21,7 +21,7 @@ import (
 	"hackdesk/auth"
 	"hackdesk/db"
 	"hackdesk/devstack"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // Env is one scenario's world: a fresh copy of the migrated database, a
@@ -103,7 +103,7 @@ func (e *Env) environment(dbProxy, temporalAddr string) []string {
 		"RESUME_CLEANUP_GRACE=3s",
 		"SIGNING_KEY="+s.signingKey,
 		"WEBHOOK_SIGNING_KEY="+s.shop.WebhookKey,
-		"RECEIPT_SENDER_DOMAINS="+receipts.DevShopDomain,
+		"RECEIPT_SENDER_DOMAINS="+receipttest.DevShopDomain,
 		"DKIM_TXT_FILE="+s.shop.TXTFile,
 	)
 	return env

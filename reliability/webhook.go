@@ -12,7 +12,7 @@ import (
 	toxiproxy "github.com/Shopify/toxiproxy/v2/client"
 
 	"hackdesk/membership"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // scenarioWebhookStorm: members' shop receipts are posted to the
@@ -49,7 +49,7 @@ func scenarioWebhookStorm(ctx context.Context, s *Suite, r *Result) error {
 		if _, err := (Client{Base: api.URL, Token: tok}).Expect(ctx, http.StatusCreated, http.MethodPost, "/api/membership", nil); err != nil {
 			return err
 		}
-		raws[i], err = s.shop.Key.Sign(receipts.Sample{Email: email, TermName: termName,
+		raws[i], err = s.shop.Key.Sign(receipttest.Sample{Email: email, TermName: termName,
 			TransactionID: fmt.Sprintf("TX-REL-%02d-%s", i, randomHex(3))}.Build())
 		if err != nil {
 			return err
@@ -75,7 +75,7 @@ func scenarioWebhookStorm(ctx context.Context, s *Suite, r *Result) error {
 			for time.Now().Before(stop) && ctx.Err() == nil {
 				form := last
 				if form == nil || rand.IntN(3) > 0 {
-					form = receipts.WebhookForm([]byte(s.shop.WebhookKey), raws[rand.IntN(members)], time.Now())
+					form = receipttest.WebhookForm([]byte(s.shop.WebhookKey), raws[rand.IntN(members)], time.Now())
 				}
 				resp, err := post(form)
 				r.Answers.Add(resp.Status, err)
@@ -97,7 +97,7 @@ func scenarioWebhookStorm(ctx context.Context, s *Suite, r *Result) error {
 	retried := 0
 	for _, raw := range raws {
 		for try := 0; try < 5; try++ {
-			resp, err := post(receipts.WebhookForm([]byte(s.shop.WebhookKey), raw, time.Now()))
+			resp, err := post(receipttest.WebhookForm([]byte(s.shop.WebhookKey), raw, time.Now()))
 			if !allowed(resp.Status) {
 				r.Answers.Add(resp.Status, err)
 			}

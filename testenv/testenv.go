@@ -32,7 +32,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/devstack"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // TimeZone is the zone tests run in: an odd, non-UTC offset catches code
@@ -52,7 +52,7 @@ var (
 )
 
 // Shop is the stand-in campus shop every test's Config accepts receipts
-// from: its DKIM key (domain receipts.DevShopDomain, record in
+// from: its DKIM key (domain receipttest.DevShopDomain, record in
 // Config.DKIMTXTFile) and the webhook key (Config.WebhookSigningKey).
 func Shop() app.DevShop { return shop }
 
@@ -231,7 +231,7 @@ func Config(t testing.TB) config.Config {
 	cfg.FoundryPollInterval = 200 * time.Millisecond
 	cfg.SigningKey = signingKey
 	cfg.WebhookSigningKey = shop.WebhookKey
-	cfg.ReceiptSenderDomains = []string{receipts.DevShopDomain}
+	cfg.ReceiptSenderDomains = []string{receipttest.DevShopDomain}
 	cfg.DKIMTXTFile = shop.TXTFile
 	return cfg
 }

@@ -8,6 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
+	"hackdesk/membership"
 )
 
 // ReceiptProcessingInput names a stored, verified shop receipt.
@@ -17,12 +18,9 @@ type ReceiptProcessingInput struct {
 	TransactionID string
 }
 
-// ReceiptProcessingResult is where a receipt ended up.
-type ReceiptProcessingResult struct {
-	Status       string // processed or parked
-	Reason       string
-	MembershipID *uuid.UUID
-}
+// ReceiptProcessingResult is where a receipt ended up: the Result part of
+// the ApplyReceipt activity's outcome, without the email.
+type ReceiptProcessingResult = membership.Result
 
 // ReceiptProcessingID is the workflow ID of one shop transaction.
 func ReceiptProcessingID(shop, transactionID string) string {
@@ -53,7 +51,7 @@ func ReceiptProcessing(ctx workflow.Context, in ReceiptProcessingInput) (Receipt
 		progress = "failed"
 		return ReceiptProcessingResult{}, err
 	}
-	res := ReceiptProcessingResult{Status: out.Status, Reason: out.Reason, MembershipID: out.MembershipID}
+	res := out.Result
 	if out.Email == nil {
 		progress = "parked: " + out.Reason
 		logger.Info("receipt parked", "transaction", in.TransactionID, "reason", out.Reason)

@@ -11,10 +11,12 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"hackdesk/activities"
+	"hackdesk/membership"
 	"hackdesk/workflows"
 )
 
 func TestReceiptProcessing(t *testing.T) {
+	t.Parallel()
 	var a *activities.ReceiptActivities
 	in := workflows.ReceiptProcessingInput{ReceiptID: uuid.New(), ShopDomain: "shop.hackdesk.test", TransactionID: "TX-1"}
 	mid := uuid.New()
@@ -35,7 +37,8 @@ func TestReceiptProcessing(t *testing.T) {
 		env, sent := newEnv()
 		key := "membership-paid:" + mid.String()
 		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(activities.ReceiptOutcome{
-			Status: "processed", MembershipID: &mid, Email: &activities.EmailRef{Key: key, Kind: "membership_paid", To: "a@x.test"},
+			Result: membership.Result{Status: "processed", MembershipID: &mid},
+			Email:  &activities.EmailRef{Key: key, Kind: "membership_paid", To: "a@x.test"},
 		}, nil).Once()
 		env.ExecuteWorkflow(workflows.ReceiptProcessing, in)
 		var got workflows.ReceiptProcessingResult
@@ -53,7 +56,7 @@ func TestReceiptProcessing(t *testing.T) {
 	t.Run("Parked", func(t *testing.T) {
 		env, sent := newEnv()
 		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(activities.ReceiptOutcome{
-			Status: "parked", Reason: "no account with the email b@x.test"}, nil).Once()
+			Result: membership.Result{Status: "parked", Reason: "no account with the email b@x.test"}}, nil).Once()
 		env.ExecuteWorkflow(workflows.ReceiptProcessing, in)
 		var got workflows.ReceiptProcessingResult
 		if err := env.GetWorkflowResult(&got); err != nil {
@@ -72,7 +75,7 @@ func TestReceiptProcessing(t *testing.T) {
 				if calls < 3 {
 					return activities.ReceiptOutcome{}, errors.New("database unreachable")
 				}
-				return activities.ReceiptOutcome{Status: "processed", MembershipID: &mid,
+				return activities.ReceiptOutcome{Result: membership.Result{Status: "processed", MembershipID: &mid},
 					Email: &activities.EmailRef{Key: "k", Kind: "membership_paid", To: "a@x.test"}}, nil
 			})
 		env.ExecuteWorkflow(workflows.ReceiptProcessing, in)

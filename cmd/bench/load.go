@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // Load phase sizes (issue 17): reviewers and webhook posters together.
@@ -97,11 +97,11 @@ func (b *bench) load(ctx context.Context) (reviewP99, webhookP99 float64, err er
 	go func() {
 		defer wg.Done()
 		webhookLat, webhookErrs, webhookTook = loop(ctx, loadWebhooks, loadFor, func(ctx context.Context, w int) error {
-			raw, err := shop.Key.Sign(receipts.Sample{Email: fmt.Sprintf("load-%s@seed.hackdesk.test", uuid.NewString()[:8])}.Build())
+			raw, err := shop.Key.Sign(receipttest.Sample{Email: fmt.Sprintf("load-%s@seed.hackdesk.test", uuid.NewString()[:8])}.Build())
 			if err != nil {
 				return err
 			}
-			form := receipts.WebhookForm([]byte(shop.WebhookKey), raw, time.Now())
+			form := receipttest.WebhookForm([]byte(shop.WebhookKey), raw, time.Now())
 			req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.a.URL()+"/api/webhooks/membership", strings.NewReader(form.Encode()))
 			if err != nil {
 				return err

@@ -12,7 +12,7 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/config"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // benchReceipts is how many distinct signed receipts the webhook phase
@@ -32,7 +32,7 @@ func benchShop(outDir string) (app.DevShop, error) {
 func withShop(cfg config.Config, shop app.DevShop) config.Config {
 	cfg.WebhookSigningKey = shop.WebhookKey
 	cfg.DKIMTXTFile = shop.TXTFile
-	cfg.ReceiptSenderDomains = []string{receipts.DevShopDomain}
+	cfg.ReceiptSenderDomains = []string{receipttest.DevShopDomain}
 	return cfg
 }
 
@@ -74,7 +74,7 @@ func (b *bench) receiptWebhooks(ctx context.Context) (acceptedPerS, p95ms, proce
 	// Signed before the clock starts: the shop's work, not ours.
 	bodies := make([]string, benchReceipts)
 	for i, e := range emails {
-		raw, err := shop.Key.Sign(receipts.Sample{Email: e, TermName: term, TransactionID: fmt.Sprintf("TX-BENCH%06d", i)}.Build())
+		raw, err := shop.Key.Sign(receipttest.Sample{Email: e, TermName: term, TransactionID: fmt.Sprintf("TX-BENCH%06d", i)}.Build())
 		if err != nil {
 			return 0, 0, 0, err
 		}
@@ -95,7 +95,7 @@ func (b *bench) receiptWebhooks(ctx context.Context) (acceptedPerS, p95ms, proce
 				if i >= benchReceipts {
 					return
 				}
-				form := receipts.WebhookForm([]byte(shop.WebhookKey), []byte(bodies[i]), time.Now())
+				form := receipttest.WebhookForm([]byte(shop.WebhookKey), []byte(bodies[i]), time.Now())
 				t := time.Now()
 				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, b.a.URL()+"/api/webhooks/membership", strings.NewReader(form.Encode()))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")

@@ -13,7 +13,7 @@ import (
 	"hackdesk/app"
 	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 )
 
 // runReceipts is `hackdesk receipts sample`: a campus-shop receipt signed
@@ -52,7 +52,7 @@ func runReceipts(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	raw, err := shop.Key.Sign(receipts.Sample{Email: *email, AmountCents: cents, TermName: *term, TransactionID: *tx}.Build())
+	raw, err := shop.Key.Sign(receipttest.Sample{Email: *email, AmountCents: cents, TermName: *term, TransactionID: *tx}.Build())
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func runReceipts(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *apiURL == "" {
 		*apiURL = "http://" + config.FromEnv().HTTPAddr
 	}
-	form := receipts.WebhookForm([]byte(shop.WebhookKey), raw, time.Now())
+	form := receipttest.WebhookForm([]byte(shop.WebhookKey), raw, time.Now())
 	req, err := http.NewRequestWithContext(ctx, "POST", strings.TrimRight(*apiURL, "/")+"/api/webhooks/membership", strings.NewReader(form.Encode()))
 	if err != nil {
 		return err

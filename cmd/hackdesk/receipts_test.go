@@ -9,6 +9,7 @@ import (
 	"hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/receipts"
+	"hackdesk/receipts/receipttest"
 	"hackdesk/testenv"
 )
 
@@ -25,7 +26,7 @@ func TestReceiptsSample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("sample: %v\n%s", err, out)
 	}
-	if err := receipts.VerifyDKIM([]byte(out), receipts.DevShopDomain, mustTXT(t, shop.TXTFile)); err != nil {
+	if err := receipts.VerifyDKIM([]byte(out), receipttest.DevShopDomain, mustTXT(t, shop.TXTFile)); err != nil {
 		t.Fatalf("the printed receipt does not verify: %v", err)
 	}
 	rc, err := receipts.Parse([]byte(out))

@@ -1,4 +1,7 @@
-package receipts
+// Package receipttest plays the campus shop and the inbound-email provider
+// for the dev stack, the load tools and tests: the shop's DKIM key and its
+// TXT record, sample receipts, and signed webhook posts.
+package receipttest
 
 import (
 	"bytes"
@@ -10,17 +13,19 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"hackdesk/receipts"
 )
 
 // Sample is a receipt the dev shop would send. Zero fields take defaults
 // when built.
 type Sample struct {
-	Email         string // the customer's
-	AmountCents   int64  // the membership's price; default 2000
-	TermName      string // the item is "Club Membership - <TermName>", or "Club Membership"
-	Extra         []Item // items bought with the membership; the total is the sum of all
-	TransactionID string // default a random TX-XXXXXXXX
-	OrderNumber   string // default six random digits
+	Email         string          // the customer's
+	AmountCents   int64           // the membership's price; default 2000
+	TermName      string          // the item is "Club Membership - <TermName>", or "Club Membership"
+	Extra         []receipts.Item // items bought with the membership; the total is the sum of all
+	TransactionID string          // default a random TX-XXXXXXXX
+	OrderNumber   string          // default six random digits
 	Date          time.Time
 	Domain        string // default DevShopDomain
 	// Encoding is how the text travels: "plain" (the default),
@@ -59,22 +64,22 @@ func (s Sample) Build() []byte {
 	if s.TermName != "" {
 		desc += " - " + s.TermName
 	}
-	items := append([]Item{{Description: desc, Quantity: 1, UnitCents: s.AmountCents}}, s.Extra...)
+	items := append([]receipts.Item{{Description: desc, Quantity: 1, UnitCents: s.AmountCents}}, s.Extra...)
 	total := int64(0)
 	lines := []string{
 		"Thank you for shopping at the campus shop.",
 		"",
 		"Order number: " + s.OrderNumber,
 		"Transaction ID: " + s.TransactionID,
-		"Date: " + s.Date.Format(DateLayout),
+		"Date: " + s.Date.Format(receipts.DateLayout),
 		"Customer email: " + s.Email,
 	}
 	for _, it := range items {
-		lines = append(lines, fmt.Sprintf("Item: %s    %d x %s", it.Description, it.Quantity, FormatCents(it.UnitCents)))
+		lines = append(lines, fmt.Sprintf("Item: %s    %d x %s", it.Description, it.Quantity, receipts.FormatCents(it.UnitCents)))
 		total += int64(it.Quantity) * it.UnitCents
 	}
 	lines = append(lines,
-		"Total paid: "+FormatCents(total)+" CAD",
+		"Total paid: "+receipts.FormatCents(total)+" CAD",
 		"",
 		"Keep this email as your receipt.",
 	)
@@ -118,7 +123,7 @@ func (s Sample) Build() []byte {
 		b.WriteString(qp(htmlBody(lines)))
 		b.WriteString("--" + boundary + "--\r\n")
 	default:
-		panic("receipts: unknown sample encoding " + strconv.Quote(s.Encoding))
+		panic("receipttest: unknown sample encoding " + strconv.Quote(s.Encoding))
 	}
 	return b.Bytes()
 }
@@ -173,19 +178,4 @@ func htmlBody(lines []string) string {
 	}
 	b.WriteString("</p>\r\n</body></html>\r\n")
 	return b.String()
-}
-
-// formatCents writes cents as dollars: 102050 is "$1,020.50".
-// FormatCents writes cents as dollars the way receipts do: 102050 →
-// "$1,020.50".
-func FormatCents(c int64) string {
-	sign := ""
-	if c < 0 {
-		sign, c = "-", -c
-	}
-	d := strconv.FormatInt(c/100, 10)
-	for i := len(d) - 3; i > 0; i -= 3 {
-		d = d[:i] + "," + d[i:]
-	}
-	return fmt.Sprintf("%s$%s.%02d", sign, d, c%100)
 }
