@@ -12,6 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"hackdesk/apperr"
+	"hackdesk/application"
 )
 
 // The web pages validate with the limits, patterns and enums that
@@ -34,7 +35,7 @@ var probedBodies = []probedBody{
 	{"#ApplicationPatch", []string{"email", "phone", "discord", "tshirt_size", "dietary_restrictions", "age",
 		"country", "gender", "ethnicity", "university", "program", "year_of_study", "experience_level",
 		"hackathons_attended", "github_url", "linkedin_url", "website_url", "q1_answer", "q2_answer",
-		"coc_agreed", "info_share_authorized", "marketing_opt_in"}, func() any { return &applicationPatch{} }},
+		"coc_agreed", "info_share_authorized", "marketing_opt_in"}, func() any { return &application.Patch{} }},
 	{"updateProfile", []string{"display_name", "marketing_opt_in"}, func() any { return &profilePatch{} }},
 	{"createAccount", []string{"email", "display_name"}, func() any { return &signupRequest{} }},
 	{"createSession", []string{"email", "password"}, func() any { return &loginRequest{} }},
@@ -311,9 +312,9 @@ func TestOpenAPIPatternsAreTheGoRegexps(t *testing.T) {
 		schema any
 		re     *regexp.Regexp
 	}{
-		{"ApplicationPatch.phone", m(patch)["phone"], phonePattern},
-		{"ApplicationPatch.discord", m(patch)["discord"], discordHandle},
-		{"WebURL", schemas["WebURL"], webURLPattern},
+		{"ApplicationPatch.phone", m(patch)["phone"], application.PhonePattern},
+		{"ApplicationPatch.discord", m(patch)["discord"], application.DiscordHandle},
+		{"WebURL", schemas["WebURL"], application.WebURLPattern},
 	} {
 		if got := m(tc.schema)["pattern"]; got != tc.re.String() {
 			t.Errorf("%s: openapi.yaml has pattern %v, the server %s", tc.where, got, tc.re)

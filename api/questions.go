@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/db"
 )
 
@@ -27,8 +28,6 @@ const (
 	maxPlaceholderChars = 500
 	maxHelpTextChars    = 2000
 	maxCharLimit        = 10000
-	// maxAnswerChars caps an answer to a question without a char_limit.
-	maxAnswerChars = 10000
 )
 
 var questionTypes = []string{"text", "textarea"}
@@ -106,7 +105,7 @@ func (b *questionBody) Validate() apperr.Fields {
 		}
 	}
 	if b.Type.Set && !b.Type.Null {
-		if why := oneOfRule(questionTypes)(b.Type.V); why != "" {
+		if why := application.OneOf(questionTypes)(b.Type.V); why != "" {
 			f.Add("type", why)
 		}
 	}
@@ -123,7 +122,7 @@ func (b *questionBody) Validate() apperr.Fields {
 		f.Add("required", "must be true or false")
 	}
 	if b.PositionIDs.Set && !b.PositionIDs.Null {
-		ids, why := parsePositionIDs(b.PositionIDs.V, maxQuestionPositions)
+		ids, why := application.ParsePositionIDs(b.PositionIDs.V, maxQuestionPositions)
 		if why != "" {
 			f.Add("position_ids", why)
 		}
@@ -369,132 +368,6 @@ func applicableQuestion(row db.QuestionApplicableRow) db.Question {
 		Placeholder: row.Placeholder, HelpText: row.HelpText, Required: row.Required}
 }
 
-// saveAnswers checks and stores an application's answers against the
-// questions that apply to its positions: an unknown question, one that
-// does not apply, or text over the question's limit is a 400 on
-// answers.<id>. A null or blank answer removes it.
-func saveAnswers(ctx context.Context, q *db.Queries, a db.Application, answers map[string]*string) error {
-	positions := a.PositionIds
-	if positions == nil {
-		positions = []uuid.UUID{}
-	}
-	applicable, err := q.QuestionApplicable(ctx, positions)
-	if err != nil {
-		return err
-	}
-	byID := map[uuid.UUID]db.QuestionApplicableRow{}
-	for _, row := range applicable {
-		byID[row.ID] = row
-	}
-	live, err := q.QuestionList(ctx)
-	if err != nil {
-		return err
-	}
-	exists := map[uuid.UUID]bool{}
-	for _, row := range live {
-		exists[row.ID] = true
-	}
-	f := apperr.Fields{}
-	type write struct {
-		id   uuid.UUID
-		text string
-	}
-	var writes []write
-	for key, v := range answers {
-		name := "answers." + key
-		id, err := uuid.Parse(key)
-		if err != nil || !exists[id] {
-			f.Add(name, "is not a question")
-			continue
-		}
-		qn, ok := byID[id]
-		if !ok {
-			f.Add(name, "does not apply to the chosen positions")
-			continue
-		}
-		text := ""
-		if v != nil {
-			text = strings.TrimSpace(*v)
-		}
-		limit := maxAnswerChars
-		if qn.CharLimit != nil {
-			limit = int(*qn.CharLimit)
-		}
-		if utf8.RuneCountInString(text) > limit {
-			f.Add(name, fmt.Sprintf("must be at most %d characters", limit))
-			continue
-		}
-		writes = append(writes, write{id, text})
-	}
-	if err := f.Err(); err != nil {
-		return err
-	}
-	for _, wr := range writes {
-		if wr.text == "" {
-			err = q.AnswerDelete(ctx, db.AnswerDeleteParams{ApplicationID: a.ID, QuestionID: wr.id})
-		} else {
-			err = q.AnswerUpsert(ctx, db.AnswerUpsertParams{ApplicationID: a.ID, QuestionID: wr.id, Answer: wr.text})
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// missingAnswers lists the required questions that apply to the
-// application's positions and have no answer.
-func missingAnswers(ctx context.Context, q *db.Queries, a db.Application) (apperr.Fields, error) {
-	f := apperr.Fields{}
-	positions := a.PositionIds
-	if positions == nil {
-		positions = []uuid.UUID{}
-	}
-	applicable, err := q.QuestionApplicable(ctx, positions)
-	if err != nil {
-		return f, err
-	}
-	answered, err := q.AnswersOfApplications(ctx, []uuid.UUID{a.ID})
-	if err != nil {
-		return f, err
-	}
-	has := map[uuid.UUID]bool{}
-	for _, row := range answered {
-		has[row.QuestionID] = true
-	}
-	for _, qn := range applicable {
-		if qn.Required && !has[qn.ID] {
-			f.Add("answers."+qn.ID.String(), "is required")
-		}
-	}
-	return f, nil
-}
-
-// answersOf loads the answers of some applications, by application.
-func answersOf(ctx context.Context, q *db.Queries, ids ...uuid.UUID) (map[uuid.UUID][]db.AnswersOfApplicationsRow, error) {
-	out := map[uuid.UUID][]db.AnswersOfApplicationsRow{}
-	if len(ids) == 0 {
-		return out, nil
-	}
-	rows, err := q.AnswersOfApplications(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for _, row := range rows {
-		out[row.ApplicationID] = append(out[row.ApplicationID], row)
-	}
-	return out, nil
-}
-
-// answerMap is an application's answers as {question_id: text}.
-func answerMap(rows []db.AnswersOfApplicationsRow) map[string]string {
-	out := make(map[string]string, len(rows))
-	for _, row := range rows {
-		out[row.QuestionID.String()] = row.Answer
-	}
-	return out
-}
-
 // answerList is an application's answers with their prompts.
 func answerList(rows []db.AnswersOfApplicationsRow) []answerJSON {
 	out := make([]answerJSON, len(rows))
@@ -502,15 +375,4 @@ func answerList(rows []db.AnswersOfApplicationsRow) []answerJSON {
 		out[i] = answerJSON{QuestionID: row.QuestionID.String(), Prompt: row.Prompt, Answer: row.Answer}
 	}
 	return out
-}
-
-// applicationWithAnswers is the application JSON with its answers.
-func applicationWithAnswers(ctx context.Context, q *db.Queries, a db.Application) (applicationJSON, error) {
-	out := toApplicationJSON(a)
-	byApp, err := answersOf(ctx, q, a.ID)
-	if err != nil {
-		return out, err
-	}
-	out.Answers = answerMap(byApp[a.ID])
-	return out, nil
 }

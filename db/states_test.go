@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"hackdesk/broadcast"
 	"hackdesk/application"
+	"hackdesk/broadcast"
 	"hackdesk/hiring"
 	"hackdesk/mail"
 	"hackdesk/resume"

@@ -28,8 +28,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"hackdesk/auth"
 	"hackdesk/application"
+	"hackdesk/auth"
 	"hackdesk/resume"
 )
 

@@ -17,10 +17,10 @@ func TestHeadshotCleanup(t *testing.T) {
 		Key: "headshots/t/onboarding/p.png", ChangeID: uuid.New()}
 	for _, c := range []struct {
 		name string
-		out  activities.DeleteResumeResult
+		out  activities.CleanupResult
 	}{
-		{"Deletes", activities.DeleteResumeResult{Deleted: true, Reason: "deleted"}},
-		{"KeepsCurrentHeadshot", activities.DeleteResumeResult{Reason: "kept: it is the current headshot"}},
+		{"Deletes", activities.CleanupResult{Deleted: true, Reason: "deleted"}},
+		{"KeepsCurrentHeadshot", activities.CleanupResult{Reason: "kept: it is the current headshot"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var s testsuite.WorkflowTestSuite

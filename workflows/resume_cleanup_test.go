@@ -19,10 +19,10 @@ func TestResumeCleanup(t *testing.T) {
 
 	for _, c := range []struct {
 		name string
-		out  activities.DeleteResumeResult
+		out  activities.CleanupResult
 	}{
-		{"DeletesAfterGrace", activities.DeleteResumeResult{Deleted: true, Reason: "deleted"}},
-		{"KeepsCurrentResume", activities.DeleteResumeResult{Reason: "kept: it is the current resume"}},
+		{"DeletesAfterGrace", activities.CleanupResult{Deleted: true, Reason: "deleted"}},
+		{"KeepsCurrentResume", activities.CleanupResult{Reason: "kept: it is the current resume"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var s testsuite.WorkflowTestSuite
