@@ -301,6 +301,7 @@ func typeAccepts(t any, v any) bool {
 // The patterns the application's fields carry in openapi.yaml are the Go
 // regexps, character for character.
 func TestOpenAPIPatternsAreTheGoRegexps(t *testing.T) {
+	t.Parallel()
 	var doc map[string]any
 	if err := yaml.Unmarshal(openAPISpec, &doc); err != nil {
 		t.Fatal(err)

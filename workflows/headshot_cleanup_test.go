@@ -12,6 +12,7 @@ import (
 )
 
 func TestHeadshotCleanup(t *testing.T) {
+	t.Parallel()
 	var a *activities.HeadshotActivities
 	in := workflows.HeadshotCleanupInput{TermID: uuid.New(), ProfileID: uuid.New(), Kind: "onboarding",
 		Key: "headshots/t/onboarding/p.png", ChangeID: uuid.New()}
