@@ -26,30 +26,20 @@ type DeleteHeadshotInput struct {
 }
 
 // DeleteHeadshotIfUnused deletes the object unless the submission points
-// at it. It holds the submission's row lock while it checks and deletes;
-// uploads and form updates take the same lock, so the key cannot become
-// current again between the check and the delete. Without a submission
-// the object is kept: it may be a fresh upload waiting for the form.
-// Deleting twice is harmless.
-func (a *HeadshotActivities) DeleteHeadshotIfUnused(ctx context.Context, in DeleteHeadshotInput) (DeleteResumeResult, error) {
-	var res DeleteResumeResult
-	err := a.Store.InTx(ctx, func(q *db.Queries) error {
+// at it, under the submission's row lock (deleteUnlessKept). Without a
+// submission the object is kept: it may be a fresh upload waiting for the
+// form.
+func (a *HeadshotActivities) DeleteHeadshotIfUnused(ctx context.Context, in DeleteHeadshotInput) (CleanupResult, error) {
+	return deleteUnlessKept(ctx, a.Store, a.Blob, in.Key, func(q *db.Queries) (string, error) {
 		sub, err := q.ExecFormSubmissionLock(ctx, db.ExecFormSubmissionLockParams{TermID: in.TermID, ProfileID: in.ProfileID, Kind: in.Kind})
 		switch {
 		case errors.Is(err, db.ErrNotFound):
-			res = DeleteResumeResult{Reason: "kept: no submission points anywhere yet"}
-			return nil
+			return "kept: no submission points anywhere yet", nil
 		case err != nil:
-			return err
+			return "", err
 		case sub.HeadshotKey != nil && *sub.HeadshotKey == in.Key:
-			res = DeleteResumeResult{Reason: "kept: it is the current headshot"}
-			return nil
+			return "kept: it is the current headshot", nil
 		}
-		if err := a.Blob.Delete(ctx, in.Key); err != nil {
-			return err
-		}
-		res = DeleteResumeResult{Deleted: true, Reason: "deleted"}
-		return nil
+		return "", nil
 	})
-	return res, err
 }

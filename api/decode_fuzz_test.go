@@ -13,6 +13,7 @@ import (
 
 	"hackdesk/account"
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/auth"
 	"hackdesk/db"
 )
@@ -124,7 +125,7 @@ func applicationRowInvalid(a db.Application) string {
 	if why := storableText(a.TeamMembers, 0); why != "" {
 		return "team_members " + why
 	}
-	if a.TeamMembers != "" && len(strings.Split(a.TeamMembers, ",")) > maxTeamMembers {
+	if a.TeamMembers != "" && len(strings.Split(a.TeamMembers, ",")) > application.MaxTeamMembers {
 		return "team_members lists too many"
 	}
 	return ""
@@ -150,7 +151,7 @@ func FuzzDecodeApplicationPatch(f *testing.F) {
 		f.Add(s.ct, []byte(s.body))
 	}
 	f.Fuzz(func(t *testing.T, contentType string, body []byte) {
-		var p applicationPatch
+		var p application.Patch
 		_, err := decodeInto(contentType, body, &p)
 		if err != nil {
 			checkRefusal(t, err)
@@ -159,13 +160,13 @@ func FuzzDecodeApplicationPatch(f *testing.F) {
 		checkAcceptedBody(t, contentType, body)
 		// Accepted ⇒ the patched row passes the table's CHECK constraints.
 		var row db.Application
-		p.apply(&row)
+		p.Apply(&row)
 		if why := applicationRowInvalid(row); why != "" {
 			t.Fatalf("accepted %q but the row would be refused: %s", body, why)
 		}
 		// A PATCH is idempotent: applying it again changes nothing.
 		again := row
-		p.apply(&again)
+		p.Apply(&again)
 		if !reflect.DeepEqual(row, again) {
 			t.Fatalf("applying %q twice gave %+v, then %+v", body, row, again)
 		}

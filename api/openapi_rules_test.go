@@ -13,6 +13,7 @@ import (
 
 	"hackdesk/account"
 	"hackdesk/apperr"
+	"hackdesk/application"
 	"hackdesk/broadcast"
 	"hackdesk/foundry"
 	"hackdesk/hiring"
@@ -41,7 +42,7 @@ var probedBodies = []probedBody{
 	{"#ApplicationPatch", []string{"email", "phone", "discord", "tshirt_size", "dietary_restrictions", "age",
 		"country", "gender", "ethnicity", "university", "program", "year_of_study", "experience_level",
 		"hackathons_attended", "github_url", "linkedin_url", "website_url", "q1_answer", "q2_answer",
-		"coc_agreed", "info_share_authorized", "marketing_opt_in"}, func() any { return &applicationPatch{} }},
+		"coc_agreed", "info_share_authorized", "marketing_opt_in"}, func() any { return &application.Patch{} }},
 	{"updateProfile", []string{"display_name", "marketing_opt_in"}, func() any { return &account.ProfilePatch{} }},
 	{"createAccount", []string{"email", "display_name"}, func() any { return &account.SignupRequest{} }},
 	{"createSession", []string{"email", "password"}, func() any { return &account.LoginRequest{} }},
@@ -307,6 +308,7 @@ func typeAccepts(t any, v any) bool {
 // The patterns the application's fields carry in openapi.yaml are the Go
 // regexps, character for character.
 func TestOpenAPIPatternsAreTheGoRegexps(t *testing.T) {
+	t.Parallel()
 	var doc map[string]any
 	if err := yaml.Unmarshal(openAPISpec, &doc); err != nil {
 		t.Fatal(err)
@@ -318,9 +320,9 @@ func TestOpenAPIPatternsAreTheGoRegexps(t *testing.T) {
 		schema any
 		re     *regexp.Regexp
 	}{
-		{"ApplicationPatch.phone", m(patch)["phone"], phonePattern},
-		{"ApplicationPatch.discord", m(patch)["discord"], discordHandle},
-		{"WebURL", schemas["WebURL"], webURLPattern},
+		{"ApplicationPatch.phone", m(patch)["phone"], application.PhonePattern},
+		{"ApplicationPatch.discord", m(patch)["discord"], application.DiscordHandle},
+		{"WebURL", schemas["WebURL"], application.WebURLPattern},
 	} {
 		if got := m(tc.schema)["pattern"]; got != tc.re.String() {
 			t.Errorf("%s: openapi.yaml has pattern %v, the server %s", tc.where, got, tc.re)

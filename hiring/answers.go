@@ -27,7 +27,7 @@ type AnswerView struct {
 // does not apply, or text over the question's limit is a 400 on
 // answers.<id>. A null or blank answer removes it.
 func SaveAnswers(ctx context.Context, q *db.Queries, a db.Application, answers map[string]*string) error {
-	applicable, err := q.QuestionApplicable(ctx, positionsOf(a))
+	applicable, err := q.QuestionApplicable(ctx, PositionsOf(a))
 	if err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func answerTooLong(text string, charLimit *int32) string {
 // answers.<id>.
 func MissingAnswers(ctx context.Context, q *db.Queries, a db.Application) (apperr.Fields, error) {
 	f := apperr.Fields{}
-	applicable, err := q.QuestionApplicable(ctx, positionsOf(a))
+	applicable, err := q.QuestionApplicable(ctx, PositionsOf(a))
 	if err != nil {
 		return f, err
 	}
@@ -125,9 +125,9 @@ func MissingAnswers(ctx context.Context, q *db.Queries, a db.Application) (apper
 	return f, nil
 }
 
-// positionsOf is an application's chosen positions, never nil (the
+// PositionsOf is an application's chosen positions, never nil (the
 // queries take an array).
-func positionsOf(a db.Application) []uuid.UUID {
+func PositionsOf(a db.Application) []uuid.UUID {
 	if a.PositionIds == nil {
 		return []uuid.UUID{}
 	}

@@ -294,7 +294,7 @@ func ApplicantQuestions(ctx context.Context, q *db.Queries, profileID uuid.UUID)
 	a, err := q.ApplicationGetByProfile(ctx, profileID)
 	switch {
 	case err == nil:
-		positions = positionsOf(a)
+		positions = PositionsOf(a)
 	case !errors.Is(err, db.ErrNotFound):
 		return nil, err
 	}

@@ -78,7 +78,7 @@ func TestRun(t *testing.T) {
 	}
 
 	t.Run("ApplicationsSubmittedAndComplete", func(t *testing.T) {
-		// The submit rules (api.requiredForSubmit) and the PATCH field rules.
+		// The submit rules (application.RequiredForSubmit) and the PATCH field rules.
 		n := count(t, pool, `SELECT count(*) FROM applications a JOIN profiles p ON p.id = a.profile_id
 			WHERE a.status <> 'submitted' OR a.submitted_at IS NULL OR a.submitted_at < a.created_at
 			   OR a.submitted_at > now() OR a.created_at < now() - interval '30 days'

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -122,4 +123,57 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 	progress = out.Status
 	logger.Info("email delivered", "key", in.Key, "status", out.Status, "already_done", out.AlreadyDone)
 	return res, nil
+}
+
+// EmailChildrenInFlight is how many SendEmail children sendAll keeps
+// started and unfinished at once, well under the Temporal server's limit
+// on a run's pending children (2,000 by default), above which a run can
+// start no more children and is stuck.
+const EmailChildrenInFlight = 100
+
+// boundedSends is the change that bounds sendAll to EmailChildrenInFlight
+// unfinished children, starting the next as one finishes, instead of
+// starting every child in one workflow task. Runs started before it keep
+// starting them all at once.
+const boundedSends = "send-all-bounded"
+
+// sendAll starts one SendEmail child per recorded email and waits until
+// each has started; the children outlive this run. A child that already
+// exists (a retry) counts as started. At most EmailChildrenInFlight
+// children are unfinished at once: beyond that, the next child starts when
+// one finishes. A batch of up to EmailChildrenInFlight emails is started
+// in one workflow task, as before the bound.
+func sendAll(ctx workflow.Context, refs []activities.EmailRef) error {
+	bounded := workflow.GetVersion(ctx, boundedSends, workflow.DefaultVersion, 1) >= 1
+	futures := make([]workflow.ChildWorkflowFuture, 0, len(refs))
+	sel := workflow.NewSelector(ctx)
+	unfinished := 0
+	for _, ref := range refs {
+		for bounded && unfinished >= EmailChildrenInFlight {
+			sel.Select(ctx)
+		}
+		req := SendEmailRequest(SendEmailInput{Key: ref.Key, Kind: ref.Kind, To: ref.To})
+		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+			WorkflowID:            req.ID,
+			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+			TypedSearchAttributes: req.SearchAttributes(),
+			StaticSummary:         req.Summary,
+		})
+		f := workflow.ExecuteChildWorkflow(cctx, SendEmail, req.Input)
+		futures = append(futures, f)
+		if bounded {
+			// Finished, failed or never started (already running): a place
+			// is free.
+			unfinished++
+			sel.AddFuture(f, func(workflow.Future) { unfinished-- })
+		}
+	}
+	for _, f := range futures {
+		err := f.GetChildWorkflowExecution().Get(ctx, nil)
+		var started *temporal.ChildWorkflowExecutionAlreadyStartedError
+		if err != nil && !errors.As(err, &started) {
+			return err
+		}
+	}
+	return nil
 }

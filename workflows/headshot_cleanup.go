@@ -32,23 +32,12 @@ func HeadshotCleanupRequest(in HeadshotCleanupInput) Request {
 // HeadshotCleanup deletes the object unless the form points at it again
 // (the same type uploaded again, or the change never committed). No signed
 // links to headshots are handed out, so there is no grace period.
-func HeadshotCleanup(ctx workflow.Context, in HeadshotCleanupInput) (ResumeCleanupResult, error) {
+func HeadshotCleanup(ctx workflow.Context, in HeadshotCleanupInput) (ObjectCleanupResult, error) {
 	if in.Key == "" || in.ProfileID == uuid.Nil || in.TermID == uuid.Nil {
-		return ResumeCleanupResult{}, temporal.NewNonRetryableApplicationError("term, profile and key are required", "BadInput", nil)
-	}
-	progress := "deleting"
-	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
-		return ResumeCleanupResult{}, err
+		return ObjectCleanupResult{}, temporal.NewNonRetryableApplicationError("term, profile and key are required", "BadInput", nil)
 	}
 	var a *activities.HeadshotActivities
-	var out activities.DeleteResumeResult
-	err := workflow.ExecuteActivity(providerActivity(ctx), a.DeleteHeadshotIfUnused, activities.DeleteHeadshotInput{
-		TermID: in.TermID, ProfileID: in.ProfileID, Kind: in.Kind, Key: in.Key}).Get(ctx, &out)
-	if err != nil {
-		progress = "failed"
-		return ResumeCleanupResult{}, err
-	}
-	progress = out.Reason
-	workflow.GetLogger(ctx).Info("headshot cleanup", "key", in.Key, "deleted", out.Deleted, "reason", out.Reason)
-	return ResumeCleanupResult{Deleted: out.Deleted, Reason: out.Reason}, nil
+	return cleanUpObject(ctx, objectCleanup{name: "headshot cleanup", key: in.Key,
+		activity: a.DeleteHeadshotIfUnused, input: activities.DeleteHeadshotInput{
+			TermID: in.TermID, ProfileID: in.ProfileID, Kind: in.Kind, Key: in.Key}})
 }

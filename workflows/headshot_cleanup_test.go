@@ -12,15 +12,16 @@ import (
 )
 
 func TestHeadshotCleanup(t *testing.T) {
+	t.Parallel()
 	var a *activities.HeadshotActivities
 	in := workflows.HeadshotCleanupInput{TermID: uuid.New(), ProfileID: uuid.New(), Kind: "onboarding",
 		Key: "headshots/t/onboarding/p.png", ChangeID: uuid.New()}
 	for _, c := range []struct {
 		name string
-		out  activities.DeleteResumeResult
+		out  activities.CleanupResult
 	}{
-		{"Deletes", activities.DeleteResumeResult{Deleted: true, Reason: "deleted"}},
-		{"KeepsCurrentHeadshot", activities.DeleteResumeResult{Reason: "kept: it is the current headshot"}},
+		{"Deletes", activities.CleanupResult{Deleted: true, Reason: "deleted"}},
+		{"KeepsCurrentHeadshot", activities.CleanupResult{Reason: "kept: it is the current headshot"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var s testsuite.WorkflowTestSuite

@@ -21,11 +21,7 @@ type ResumeCleanupInput struct {
 }
 
 // ResumeCleanupResult says what happened to the old object.
-type ResumeCleanupResult struct {
-	Deleted bool
-	// Reason is "deleted", or why the object was kept.
-	Reason string
-}
+type ResumeCleanupResult = ObjectCleanupResult
 
 // ResumeCleanupID is the workflow ID for one replacement.
 func ResumeCleanupID(oldKey string, uploadID uuid.UUID) string {
@@ -39,24 +35,7 @@ func ResumeCleanup(ctx workflow.Context, in ResumeCleanupInput) (ResumeCleanupRe
 	if in.OldKey == "" || in.ProfileID == uuid.Nil {
 		return ResumeCleanupResult{}, temporal.NewNonRetryableApplicationError("profile and old key are required", "BadInput", nil)
 	}
-	logger := workflow.GetLogger(ctx)
-	progress := "waiting for old links to expire"
-	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (string, error) { return progress, nil }); err != nil {
-		return ResumeCleanupResult{}, err
-	}
-	if err := workflow.Sleep(ctx, in.Grace); err != nil {
-		return ResumeCleanupResult{}, err
-	}
-	progress = "deleting"
 	var a *activities.ResumeActivities
-	var out activities.DeleteResumeResult
-	err := workflow.ExecuteActivity(providerActivity(ctx), a.DeleteResumeIfUnused,
-		activities.DeleteResumeInput{ProfileID: in.ProfileID, Key: in.OldKey}).Get(ctx, &out)
-	if err != nil {
-		progress = "failed"
-		return ResumeCleanupResult{}, err
-	}
-	progress = out.Reason
-	logger.Info("resume cleanup", "key", in.OldKey, "deleted", out.Deleted, "reason", out.Reason)
-	return ResumeCleanupResult{Deleted: out.Deleted, Reason: out.Reason}, nil
+	return cleanUpObject(ctx, objectCleanup{name: "resume cleanup", key: in.OldKey, grace: in.Grace,
+		activity: a.DeleteResumeIfUnused, input: activities.DeleteResumeInput{ProfileID: in.ProfileID, Key: in.OldKey}})
 }

@@ -13,16 +13,17 @@ import (
 )
 
 func TestResumeCleanup(t *testing.T) {
+	t.Parallel()
 	var a *activities.ResumeActivities
 	profile := uuid.New()
 	in := workflows.ResumeCleanupInput{ProfileID: profile, OldKey: profile.String() + "/old.pdf", UploadID: uuid.New(), Grace: time.Hour}
 
 	for _, c := range []struct {
 		name string
-		out  activities.DeleteResumeResult
+		out  activities.CleanupResult
 	}{
-		{"DeletesAfterGrace", activities.DeleteResumeResult{Deleted: true, Reason: "deleted"}},
-		{"KeepsCurrentResume", activities.DeleteResumeResult{Reason: "kept: it is the current resume"}},
+		{"DeletesAfterGrace", activities.CleanupResult{Deleted: true, Reason: "deleted"}},
+		{"KeepsCurrentResume", activities.CleanupResult{Reason: "kept: it is the current resume"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var s testsuite.WorkflowTestSuite
@@ -64,6 +65,7 @@ func TestResumeCleanup(t *testing.T) {
 }
 
 func TestResumeCleanupID(t *testing.T) {
+	t.Parallel()
 	u := uuid.MustParse("11111111-2222-3333-4444-555555555555")
 	if got := workflows.ResumeCleanupID("p/cv.pdf", u); got != "resume-cleanup:p/cv.pdf:11111111-2222-3333-4444-555555555555" {
 		t.Fatalf("got %q", got)

@@ -1,4 +1,4 @@
-package api
+package application
 
 import (
 	"context"
@@ -7,32 +7,34 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/resume"
-	"hackdesk/storage"
 )
+
+// ResumeLinkTTL is the lifetime of a signed resume link (1 hour).
+const ResumeLinkTTL = time.Hour
 
 // resumeSniffTimeout bounds the read of a resume's first bytes when its
 // type was not stored (resumeTypeOf).
 const resumeSniffTimeout = 2 * time.Second
 
-// resumeLinks are the signed links to an application's resume, each valid
-// resumeLinkTTL: the download (Content-Disposition: attachment) and, for a
+// ResumeLinks are the signed links to an application's resume, each valid
+// ResumeLinkTTL: the download (Content-Disposition: attachment) and, for a
 // PDF only, the preview a page may show in a frame (inline, served as
 // application/pdf). Both are nil without a resume; Preview is nil for a
 // DOC or DOCX, and for a resume whose type cannot be told.
-type resumeLinks struct {
+type ResumeLinks struct {
 	Download *string
 	Preview  *string
 }
 
-// resumeLinksOf signs the links to a's resume. The type comes from the
+// ResumeLinksOf signs the links to a's resume. The type comes from the
 // row; a resume stored before types were gets it from the object's first
 // bytes (resumeTypeOf).
-func resumeLinksOf(ctx context.Context, q *db.Queries, blob *storage.Store, log *slog.Logger, a db.Application) (resumeLinks, error) {
-	var out resumeLinks
+func ResumeLinksOf(ctx context.Context, q *db.Queries, blob ResumeBlob, log *slog.Logger, a db.Application) (ResumeLinks, error) {
+	var out ResumeLinks
 	if a.ResumeKey == nil {
 		return out, nil
 	}
-	link, err := blob.PresignGet(ctx, *a.ResumeKey, *a.ResumeName, resumeLinkTTL)
+	link, err := blob.PresignGet(ctx, *a.ResumeKey, *a.ResumeName, ResumeLinkTTL)
 	if err != nil {
 		return out, err
 	}
@@ -40,7 +42,7 @@ func resumeLinksOf(ctx context.Context, q *db.Queries, blob *storage.Store, log 
 	if resumeTypeOf(ctx, q, blob, log, a) != resume.PDF {
 		return out, nil
 	}
-	preview, err := blob.PresignInline(ctx, *a.ResumeKey, resume.PDF.ContentType, resumeLinkTTL)
+	preview, err := blob.PresignInline(ctx, *a.ResumeKey, resume.PDF.ContentType, ResumeLinkTTL)
 	if err != nil {
 		return out, err
 	}
@@ -56,7 +58,7 @@ func resumeLinksOf(ctx context.Context, q *db.Queries, blob *storage.Store, log 
 // type that cannot be read (a missing object, the object store out of
 // reach) is logged and answered as unknown, the zero Type, and read again
 // next time.
-func resumeTypeOf(ctx context.Context, q *db.Queries, blob *storage.Store, log *slog.Logger, a db.Application) resume.Type {
+func resumeTypeOf(ctx context.Context, q *db.Queries, blob ResumeBlob, log *slog.Logger, a db.Application) resume.Type {
 	if a.ResumeType != nil {
 		t, _ := resume.ByKind(*a.ResumeType) // a CHECK keeps it one of them
 		return t
