@@ -6,6 +6,7 @@ import (
 )
 
 func TestCheckRepoName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name string
 		ok   bool
@@ -31,6 +32,7 @@ func TestCheckRepoName(t *testing.T) {
 }
 
 func TestCheckTeamSlug(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		slug string
 		ok   bool
@@ -63,6 +65,7 @@ func TestCheckTeamSlug(t *testing.T) {
 }
 
 func TestOptionSets(t *testing.T) {
+	t.Parallel()
 	for _, pt := range []string{"nextjs", "express", "fastapi"} {
 		if !ValidProjectType(pt) {
 			t.Errorf("%s not valid", pt)

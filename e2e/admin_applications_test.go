@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
+	"hackdesk/testenv"
 )
 
 // adminRowJSON is one row of GET /api/admin/applications.
@@ -188,13 +189,8 @@ func buildAdminFixture(t *testing.T, a *app.App, anon *client) adminFixture {
 	}
 	// Decisions have their own endpoint; the table only shows them, so the
 	// fixture writes them directly.
-	if _, err := a.Store.Pool().Exec(ctx, `UPDATE applications SET decision = 'offer', decided_at = now(),
-		rsvp_deadline = now() + interval '7 days', rsvp = 'attending', rsvp_at = now() WHERE id = $1`, f.ids["grace"]); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Store.Pool().Exec(ctx, `UPDATE applications SET decision = 'reject', decided_at = now() WHERE id = $1`, f.ids["joan"]); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Decide(t, a.Store, f.ids["grace"], testenv.Decision{Decision: "offer", Rsvp: "attending"})
+	testenv.Decide(t, a.Store, f.ids["joan"], testenv.Decision{Decision: "reject"})
 	return f
 }
 
@@ -250,6 +246,7 @@ func adminQuery(kv ...string) url.Values {
 }
 
 func TestAdminApplications(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	f := buildAdminFixture(t, a, anon)
 	admin := f.admins["admin1"]

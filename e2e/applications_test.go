@@ -60,6 +60,7 @@ var completeSteps = []map[string]any{
 }
 
 func TestApplicantPath(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "ada@example.com", "Ada Lovelace")
 	member(t, a, anon, "alan@example.com", "Alan Turing")
@@ -216,6 +217,7 @@ func download(t *testing.T, link string) ([]byte, string) {
 }
 
 func TestApplicationValidation(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "grace@example.com", "Grace Hopper")
 	member(t, a, anon, "t1@example.com", "T One")
@@ -294,6 +296,7 @@ func TestApplicationValidation(t *testing.T) {
 }
 
 func TestResumeUploads(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "edsger@example.com", "Edsger")
 	if r := me.upload("cv.pdf", pdfFile("x")); r.Status != http.StatusNotFound {
@@ -369,6 +372,7 @@ func TestResumeUploads(t *testing.T) {
 // Nobody can get a link to someone else's resume: the endpoints take no
 // parameter naming an owner, and the store refuses unsigned requests.
 func TestResumeOwnership(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	owner, ownerID := member(t, a, anon, "owner@example.com", "Owner")
 	other, otherID := member(t, a, anon, "other@example.com", "Other")

@@ -89,6 +89,7 @@ func wantClosed(t *testing.T, r response, prefix string) {
 // TestOnboardingForms covers both forms: eligibility, the windows against
 // the database clock, create vs update, validation and headshot uploads.
 func TestOnboardingForms(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	now := time.Now().UTC().Truncate(time.Second)
@@ -222,7 +223,7 @@ func TestOnboardingForms(t *testing.T) {
 		}
 		return ok
 	}
-	waitFor(t, "the replaced PNG headshot deleted", func() bool { return !stored(pngKey) })
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) { return !stored(pngKey), "the replaced PNG headshot deleted" })
 	// Left out, the headshot stays; null removes it from the submission,
 	// and its object goes too.
 	vp.expect(200, "PUT", "/api/onboarding", formSubmission("Vee", "VP Design")).JSON(t, &saved)
@@ -235,7 +236,7 @@ func TestOnboardingForms(t *testing.T) {
 	if saved.Submission["headshot_key"] != nil {
 		t.Errorf("headshot kept after null: %v", saved.Submission)
 	}
-	waitFor(t, "the removed JPEG headshot deleted", func() bool { return !stored(up.Key) })
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) { return !stored(up.Key), "the removed JPEG headshot deleted" })
 	recordHeadshotCleanup(t, a)
 
 	// Not yet open, closed: 403 with the dates, nothing stored.
@@ -276,11 +277,11 @@ func TestOnboardingForms(t *testing.T) {
 
 func principalID(t *testing.T, a *app.App, email string) uuid.UUID {
 	t.Helper()
-	var id uuid.UUID
-	if err := a.Store.Pool().QueryRow(context.Background(), `SELECT id FROM profiles WHERE email = $1`, email).Scan(&id); err != nil {
+	p, err := a.Store.ProfileGetByEmail(context.Background(), email)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return id
+	return p.ID
 }
 
 func objectBytes(t *testing.T, a *app.App, key string) []byte {
@@ -300,6 +301,7 @@ func objectBytes(t *testing.T, a *app.App, key string) []byte {
 // TestOnboardingExports covers the review list's scope, the CSV and the
 // headshot ZIP.
 func TestOnboardingExports(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	now := time.Now().UTC().Truncate(time.Second)

@@ -7,15 +7,12 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
 	"hackdesk/api"
 	"hackdesk/app"
-	"hackdesk/auth"
-	"hackdesk/db"
 	"hackdesk/membership"
 )
 
@@ -48,22 +45,6 @@ var allowed = map[string]map[string]bool{
 	"President":     {"superadmin": true, "President": true},
 }
 
-// newSession opens a session for a profile straight in the store, so the
-// matrix can use a fresh one per request (logout revokes its own).
-func newSession(t testing.TB, store *db.Store, profileID uuid.UUID) string {
-	t.Helper()
-	tok, hash, err := auth.NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.SessionInsert(context.Background(), db.SessionInsertParams{
-		TokenHash: hash, ProfileID: profileID, ExpiresAt: time.Now().Add(time.Hour),
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 
 // TestRoleMatrix walks every route registered on the router with every kind
@@ -72,6 +53,7 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 // HTML) for a caller the policy allows, else a 303 to sign in (anonymous,
 // with the path as next) or home (signed in without the role).
 func TestRoleMatrix(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	ctx := context.Background()
 	ids := map[string]uuid.UUID{}
