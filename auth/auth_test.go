@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
+// The tests that hash run in order, not in parallel: they share the
+// process's hashing slots with TestHashSlotsBound and TestHashSlotsBusy.
 func TestPasswordHash(t *testing.T) {
-	t.Parallel()
 	h, err := HashPassword(context.Background(), "correct horse", DefaultParams)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,6 @@ func TestPasswordHash(t *testing.T) {
 // Parameters are read back from the stored hash, so hashes made under
 // older (cheaper) parameters still verify.
 func TestPasswordParamsFromHash(t *testing.T) {
-	t.Parallel()
 	cheap := Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
 	h, err := HashPassword(context.Background(), "pw-12345", cheap)
 	if err != nil {
