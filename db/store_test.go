@@ -202,10 +202,7 @@ func TestIdempotencyKeysPrune(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
-	var actor uuid.UUID
-	if err := s.Pool().QueryRow(ctx, `INSERT INTO profiles (email, password_hash) VALUES ('idem@example.com', '$argon2id$unused') RETURNING id`).Scan(&actor); err != nil {
-		t.Fatal(err)
-	}
+	actor := testenv.Account(t, s, testenv.AccountOpts{Email: "idem@example.com", NoPassword: true}).ID
 	for _, key := range []string{"old", "new"} {
 		if _, err := s.IdempotencyKeyClaim(ctx, db.IdempotencyKeyClaimParams{ActorID: actor, Route: "r", Key: key, RequestHash: make([]byte, 32)}); err != nil {
 			t.Fatal(err)

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"net/url"
 	"sort"
@@ -122,7 +121,6 @@ var adminNames = map[string]string{"admin1": "Admin One", "admin2": "Admin Two",
 
 func buildAdminFixture(t *testing.T, a *app.App, anon *client) adminFixture {
 	t.Helper()
-	ctx := context.Background()
 	f := adminFixture{
 		ids: map[string]uuid.UUID{}, keys: map[uuid.UUID]string{}, clients: map[string]*client{},
 		submitted: map[string]time.Time{}, admins: map[string]*client{}, adminIDs: map[string]uuid.UUID{},
@@ -135,10 +133,7 @@ func buildAdminFixture(t *testing.T, a *app.App, anon *client) adminFixture {
 	}
 	for _, admin := range []string{"admin1", "admin2", "admin3"} {
 		email, pw := admin+"@example.com", "password-"+admin
-		p, err := app.CreateUser(ctx, a.Store, email, adminNames[admin], pw, "admin")
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testenv.Account(t, a.Store, testenv.AccountOpts{Email: email, Name: adminNames[admin], Password: pw, Role: "admin"})
 		f.admins[admin], f.adminIDs[admin] = login(t, anon, email, pw), p.ID
 	}
 	for _, s := range adminApplicantSpecs {
@@ -263,10 +258,7 @@ func TestAdminApplications(t *testing.T) {
 				t.Fatalf("member %s: %s", p, r.Body)
 			}
 		}
-		super, err := app.CreateUser(context.Background(), a.Store, "root@example.com", "Root", "password-root", "superadmin")
-		if err != nil {
-			t.Fatal(err)
-		}
+		super := testenv.Account(t, a.Store, testenv.AccountOpts{Email: "root@example.com", Name: "Root", Role: "superadmin"})
 		sc := &client{t: t, base: anon.base, token: newSession(t, a.Store, super.ID)}
 		for _, p := range paths {
 			sc.expect(http.StatusOK, "GET", p, nil)

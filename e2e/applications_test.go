@@ -20,11 +20,8 @@ import (
 // the account's id.
 func member(t *testing.T, a *app.App, base *client, email, name string) (*client, uuid.UUID) {
 	t.Helper()
-	p, err := app.CreateUser(context.Background(), a.Store, email, name, "password-"+email, "member")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return login(t, base, email, "password-"+email), p.ID
+	id := account(t, a, email, name, "member")
+	return login(t, base, email, "password-"+email), id
 }
 
 // appJSON is the subset of an application the tests read.

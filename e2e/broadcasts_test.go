@@ -188,9 +188,7 @@ func TestBroadcastAudiences(t *testing.T) {
 	bcMember(t, a, p["m4@example.com"], old, rootID, true)
 	bcMember(t, a, p["m5@example.com"], active, rootID, true)
 	for _, e := range []string{"m2@example.com", "e1@example.com"} {
-		if err := app.GrantRole(context.Background(), a.Store, e, app.Grant{Exec: "Exec", TermID: &active}); err != nil {
-			t.Fatal(err)
-		}
+		testenv.ExecRole(t, a.Store, p[e], testenv.ExecRoleOpts{Term: &active, Subteam: "-"})
 	}
 	// Applications: m2 offered, a2 waitlisted, a3 a draft; a1 submits its
 	// own through the API, opting in to marketing.

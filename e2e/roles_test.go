@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -12,8 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/api"
-	"hackdesk/app"
 	"hackdesk/membership"
+	"hackdesk/testenv"
 )
 
 // caller is one identity of the role matrix.
@@ -55,17 +54,11 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 func TestRoleMatrix(t *testing.T) {
 	t.Parallel()
 	a, anon := newApp(t)
-	ctx := context.Background()
 	ids := map[string]uuid.UUID{}
 	for _, c := range callers[1:] {
-		p, err := app.CreateUser(ctx, a.Store, c.email, c.name, "matrix-password", c.role)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testenv.Account(t, a.Store, testenv.AccountOpts{Email: c.email, Name: c.name, Password: "matrix-password", Role: c.role})
 		if c.exec != "" {
-			if err := app.GrantRole(ctx, a.Store, c.email, app.Grant{Exec: c.exec, Subteam: "design"}); err != nil {
-				t.Fatal(err)
-			}
+			testenv.ExecRole(t, a.Store, p.ID, testenv.ExecRoleOpts{Position: c.exec, Subteam: "design"})
 		}
 		ids[c.name] = p.ID
 	}

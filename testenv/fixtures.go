@@ -24,12 +24,20 @@ import (
 // AccountOpts.NoPassword: well-formed, but no password matches it.
 const UnusablePasswordHash = "$argon2id$unused"
 
+// FastHashParams are the argon2id parameters of a fixture's password: a
+// login reads them back from the stored hash, so the password verifies as
+// one hashed with auth.DefaultParams would, in microseconds instead of
+// tens of milliseconds. Tests in parallel share the process's few hashing
+// slots (auth.MaxConcurrentHashes); full-cost hashes of every fixture
+// account kept them busy past auth.SlotWait, and logins answered 503.
+var FastHashParams = auth.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+
 // AccountOpts describes an account; zero fields take the defaults.
 type AccountOpts struct {
 	Email string // default: a unique address at example.com
 	// Name is the display name; default: the email address. "-" stores none.
 	Name string
-	// Password defaults to "password-" + Email, hashed as a login checks it.
+	// Password defaults to "password-" + Email, hashed with FastHashParams.
 	Password string
 	// NoPassword stores UnusablePasswordHash instead of hashing a password:
 	// quick, for accounts that never log in.
@@ -63,7 +71,7 @@ func Account(t testing.TB, s *db.Store, o AccountOpts) db.Profile {
 			o.Password = "password-" + o.Email
 		}
 		var err error
-		if hash, err = auth.HashPassword(ctx, o.Password, auth.DefaultParams); err != nil {
+		if hash, err = auth.HashPassword(ctx, o.Password, FastHashParams); err != nil {
 			t.Fatalf("testenv: hash password: %v", err)
 		}
 	}
