@@ -133,7 +133,8 @@ func TestEmailSecretsMailCatcher(t *testing.T) {
 // Sign-up is limited to 10 an hour per client IP (a taken email counts like
 // any other), with Retry-After; another client is not affected.
 func TestSignupRateLimit(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	cfg := testenv.Config(t)
 	cfg.TrustedProxies = "127.0.0.1/32" // X-Forwarded-For names the client
 	a := testenv.App(t, cfg)
@@ -179,7 +180,8 @@ func TestResetPasswordRateLimit(t *testing.T) {
 // with a bad token answers at once: the token is checked before hashing.
 // A 503 reset leaves its link usable.
 func TestPasswordHashingBound(t *testing.T) {
-	t.Parallel()
+	// Not parallel: it takes every hashing slot of the process, which
+	// the Apps of all tests share.
 	a, anon := newApp(t)
 	account(t, a, "bound@example.com", "Bound", "member")
 	anon.expect(http.StatusOK, "POST", "/api/auth/forgot-password", map[string]string{"email": "bound@example.com"})

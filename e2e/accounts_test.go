@@ -81,7 +81,8 @@ func login(t *testing.T, base *client, email, password string) *client {
 }
 
 func TestAccountLifecycle(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	a, anon := newApp(t)
 	const email, pw = "Ada.Lovelace@example.com", "analytical-engine"
 

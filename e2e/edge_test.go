@@ -29,7 +29,8 @@ func loginAttempt(c *client, i int, headers ...string) response {
 // on every attempt. With no trusted proxy (the default) they are ignored:
 // the 31st attempt in the minute is refused.
 func TestEdgeSpoofedForwardingHeadersIgnored(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	_, c := newApp(t)
 	for i := 1; i <= 40; i++ {
 		spoof := fmt.Sprintf("198.51.100.%d", i)
@@ -54,7 +55,8 @@ func TestEdgeSpoofedForwardingHeadersIgnored(t *testing.T) {
 // clients behind the proxy have buckets of their own, and an address the
 // client prepends changes nothing.
 func TestEdgeTrustedProxyForwardingHeader(t *testing.T) {
-	t.Parallel()
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	cfg := testenv.Config(t)
 	cfg.TrustedProxies = "127.0.0.1/32"
 	a := testenv.App(t, cfg)

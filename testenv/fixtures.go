@@ -8,13 +8,16 @@ package testenv
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"golang.org/x/crypto/argon2"
 
 	"hackdesk/auth"
 	"hackdesk/db"
@@ -27,10 +30,25 @@ const UnusablePasswordHash = "$argon2id$unused"
 // FastHashParams are the argon2id parameters of a fixture's password: a
 // login reads them back from the stored hash, so the password verifies as
 // one hashed with auth.DefaultParams would, in microseconds instead of
-// tens of milliseconds. Tests in parallel share the process's few hashing
-// slots (auth.MaxConcurrentHashes); full-cost hashes of every fixture
-// account kept them busy past auth.SlotWait, and logins answered 503.
+// tens of milliseconds.
 var FastHashParams = auth.Params{Memory: 64, Time: 1, Threads: 1, SaltLen: 16, KeyLen: 32}
+
+// fastHash is pw's PHC string under FastHashParams, as auth.HashPassword
+// writes it, computed here rather than by auth.HashPassword: that waits
+// for one of the process's few hashing slots (auth.MaxConcurrentHashes),
+// which every App of a test binary shares, and tests in parallel would
+// wait past auth.SlotWait for them.
+func fastHash(pw string) (string, error) {
+	p := FastHashParams
+	salt := make([]byte, p.SaltLen)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
+	key := argon2.IDKey([]byte(pw), salt, p.Time, p.Memory, p.Threads, p.KeyLen)
+	b64 := base64.RawStdEncoding
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s",
+		argon2.Version, p.Memory, p.Time, p.Threads, b64.EncodeToString(salt), b64.EncodeToString(key)), nil
+}
 
 // AccountOpts describes an account; zero fields take the defaults.
 type AccountOpts struct {
@@ -71,7 +89,7 @@ func Account(t testing.TB, s *db.Store, o AccountOpts) db.Profile {
 			o.Password = "password-" + o.Email
 		}
 		var err error
-		if hash, err = auth.HashPassword(ctx, o.Password, FastHashParams); err != nil {
+		if hash, err = fastHash(o.Password); err != nil {
 			t.Fatalf("testenv: hash password: %v", err)
 		}
 	}
