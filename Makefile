@@ -58,8 +58,11 @@ build: ## build ./bin/hackdesk
 run: tools build ## run the whole stack on loopback (PostgreSQL, Temporal + UI, S3, worker, API)
 	$(HACKDESK) dev
 
+# Each test has its own database and task queue; the e2e tests mostly wait
+# on the stack (workflows, timers, the browser), so eight at a time beat the
+# default of one per core (GOMAXPROCS) even on two cores.
 test: tools ## run every test against a throw-away stack
-	go test -count=1 -timeout 20m ./...
+	go test -count=1 -timeout 20m -parallel 8 ./...
 
 reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injection on the real stack (toxiproxy, SIGKILLs, two replicas); table in docs/reliability.md (< 12 min)
 	go run ./reliability

@@ -9,6 +9,8 @@ import (
 	"time"
 )
 
+// The tests that hash run in order, not in parallel: they share the
+// process's hashing slots with TestHashSlotsBound and TestHashSlotsBusy.
 func TestPasswordHash(t *testing.T) {
 	h, err := HashPassword(context.Background(), "correct horse", DefaultParams)
 	if err != nil {
@@ -50,6 +52,7 @@ func TestPasswordParamsFromHash(t *testing.T) {
 }
 
 func TestVerifyMalformed(t *testing.T) {
+	t.Parallel()
 	for _, h := range []string{
 		"", "plain", "$argon2i$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
 		"$argon2id$v=18$m=19456,t=2,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
@@ -63,6 +66,7 @@ func TestVerifyMalformed(t *testing.T) {
 }
 
 func TestCheckPassword(t *testing.T) {
+	t.Parallel()
 	for pw, bad := range map[string]bool{
 		"short":                  true,
 		"12345678":               false,
@@ -79,6 +83,7 @@ func TestCheckPassword(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
+	t.Parallel()
 	tok, hash, err := NewToken()
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +101,7 @@ func TestToken(t *testing.T) {
 }
 
 func TestCheckNewPassword(t *testing.T) {
+	t.Parallel()
 	const email, name = "Ada.Lovelace@example.com", "Ada Lovelace"
 	for _, c := range []struct {
 		pw      string

@@ -6,6 +6,7 @@ import (
 )
 
 func TestCheckDisplayName(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, in, want string
 		ok             bool

@@ -23,6 +23,7 @@ func newPair(t *testing.T) (*Client, *fakegithub.Server) {
 }
 
 func TestNewNeedsTokenAndOrg(t *testing.T) {
+	t.Parallel()
 	if _, err := New(Config{Org: "x"}); err == nil {
 		t.Error("no token: want an error")
 	}
@@ -35,6 +36,7 @@ func TestNewNeedsTokenAndOrg(t *testing.T) {
 }
 
 func TestTeamsAndTemplates(t *testing.T) {
+	t.Parallel()
 	c, _ := newPair(t)
 	ctx := context.Background()
 	teams, err := c.Teams(ctx)
@@ -63,6 +65,7 @@ func TestTeamsAndTemplates(t *testing.T) {
 }
 
 func TestCreateGrantDispatchAndWatch(t *testing.T) {
+	t.Parallel()
 	c, fake := newPair(t)
 	ctx := context.Background()
 	tpl, err := c.TemplateFor(ctx, "express")
@@ -127,6 +130,7 @@ func TestCreateGrantDispatchAndWatch(t *testing.T) {
 }
 
 func TestFailedStep(t *testing.T) {
+	t.Parallel()
 	c, fake := newPair(t)
 	ctx := context.Background()
 	tpl, _ := c.TemplateFor(ctx, "fastapi")
@@ -152,6 +156,7 @@ func TestFailedStep(t *testing.T) {
 }
 
 func TestRateLimitRetried(t *testing.T) {
+	t.Parallel()
 	for _, secondary := range []bool{false, true} {
 		c, fake := newPair(t)
 		fake.RateLimit(1, secondary)
@@ -167,6 +172,7 @@ func TestRateLimitRetried(t *testing.T) {
 }
 
 func TestRateLimitGivesUpPastMaxWait(t *testing.T) {
+	t.Parallel()
 	c, fake := newPair(t)
 	c.maxWait = 100 * time.Millisecond
 	fake.RateLimit(1, true)
@@ -179,6 +185,7 @@ func TestRateLimitGivesUpPastMaxWait(t *testing.T) {
 // rate limit at once with the wait GitHub asked for, instead of sleeping
 // through it (which can outlast an activity's timeout).
 func TestRateLimitWithoutWaiting(t *testing.T) {
+	t.Parallel()
 	for _, secondary := range []bool{false, true} {
 		c, fake := newPair(t)
 		fake.RateLimitFor(1, secondary, 90*time.Second)
@@ -204,6 +211,7 @@ func TestRateLimitWithoutWaiting(t *testing.T) {
 }
 
 func TestBadToken(t *testing.T) {
+	t.Parallel()
 	fake := fakegithub.New(fakegithub.Options{})
 	srv := httptest.NewServer(fake)
 	defer srv.Close()

@@ -6,6 +6,7 @@ import (
 )
 
 func TestValidateCodeHost(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		edit    func(*Config)

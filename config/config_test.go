@@ -124,6 +124,7 @@ func complete() Config {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		role    Role
@@ -189,6 +190,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestMailCatcher(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, driver, url string
 		want              bool
@@ -210,6 +212,7 @@ func TestMailCatcher(t *testing.T) {
 }
 
 func TestSecureCookies(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, url string
 		want      bool
@@ -226,6 +229,7 @@ func TestSecureCookies(t *testing.T) {
 }
 
 func TestParseTrustedProxies(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, in string
 		want     []string // the prefixes, or nil for an error

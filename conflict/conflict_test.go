@@ -7,6 +7,7 @@ import (
 )
 
 func TestOf(t *testing.T) {
+	t.Parallel()
 	me, other := uuid.New(), uuid.New()
 	actor := Actor{ProfileID: me, Email: "Grace.Hopper@Example.com"}
 	for _, c := range []struct {
@@ -35,6 +36,7 @@ func TestOf(t *testing.T) {
 }
 
 func TestMessage(t *testing.T) {
+	t.Parallel()
 	for k, want := range map[Kind]string{
 		Own:  "You cannot review your own application",
 		Team: "You cannot review an application that lists you as a team member",

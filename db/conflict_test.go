@@ -12,6 +12,7 @@ import (
 // (team_lists_email); everything else uses conflict.TeamLists. Both are
 // the one rule, so they answer alike.
 func TestTeamListsEmailMatchesConflictRule(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 	for _, c := range []struct{ team, email string }{

@@ -15,6 +15,7 @@ import (
 // type and char_limit CHECKs, and an answered question that cannot be
 // deleted (only archived).
 func TestQuestionRules(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 	limit := func(n int32) *int32 { return &n }

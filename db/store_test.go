@@ -21,6 +21,7 @@ func insertEmail(ctx context.Context, q *db.Queries, key string) (int64, error) 
 }
 
 func TestInTx(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 
@@ -91,6 +92,7 @@ func TestInTx(t *testing.T) {
 // Queries outside a transaction return the store's errors, not the
 // driver's: no caller needs MapError.
 func TestQueriesMapErrors(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 
@@ -124,6 +126,7 @@ func TestQueriesMapErrors(t *testing.T) {
 }
 
 func TestInSnapshot(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 	err := s.InSnapshot(ctx, func(q *db.Queries) error {
@@ -139,6 +142,7 @@ func TestInSnapshot(t *testing.T) {
 }
 
 func TestEmailInsertIdempotent(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 	for i, want := range []int64{1, 0} {
@@ -150,6 +154,7 @@ func TestEmailInsertIdempotent(t *testing.T) {
 }
 
 func TestMigrateStatus(t *testing.T) {
+	t.Parallel()
 	s := testenv.Store(t)
 	st, err := s.MigrateStatus(context.Background())
 	if err != nil {
@@ -166,6 +171,7 @@ func TestMigrateStatus(t *testing.T) {
 }
 
 func TestWebhookTokensPrune(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 	first, second := []byte("first-email-sha256-aaaaaaaaaaaaa"), []byte("second-email-sha256-bbbbbbbbbbbb")
@@ -193,12 +199,10 @@ func TestWebhookTokensPrune(t *testing.T) {
 }
 
 func TestIdempotencyKeysPrune(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
-	var actor uuid.UUID
-	if err := s.Pool().QueryRow(ctx, `INSERT INTO profiles (email, password_hash) VALUES ('idem@example.com', '$argon2id$unused') RETURNING id`).Scan(&actor); err != nil {
-		t.Fatal(err)
-	}
+	actor := testenv.Account(t, s, testenv.AccountOpts{Email: "idem@example.com", NoPassword: true}).ID
 	for _, key := range []string{"old", "new"} {
 		if _, err := s.IdempotencyKeyClaim(ctx, db.IdempotencyKeyClaimParams{ActorID: actor, Route: "r", Key: key, RequestHash: make([]byte, 32)}); err != nil {
 			t.Fatal(err)

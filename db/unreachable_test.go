@@ -17,6 +17,7 @@ import (
 )
 
 func TestUnreachable(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		err  error
@@ -43,6 +44,7 @@ func TestUnreachable(t *testing.T) {
 }
 
 func TestPersist(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("OKRetriesWhileUnreachable", func(t *testing.T) {
 		calls := 0
@@ -75,6 +77,7 @@ func TestPersist(t *testing.T) {
 }
 
 func TestEmailReleaseClaim(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := testenv.Store(t)
 	if _, err := insertEmail(ctx, s.Queries, "claimed"); err != nil {

@@ -52,6 +52,7 @@ func check429(t *testing.T, r response) {
 // waits to be sent, and not afterwards, when the stored row itself holds
 // only the redaction notice. The recipient still gets the link.
 func TestEmailSecretsHiddenOutsideLocalStack(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	ctx := context.Background()
 
@@ -106,6 +107,7 @@ func TestEmailSecretsHiddenOutsideLocalStack(t *testing.T) {
 // In the local stack (the log driver and a loopback PUBLIC_URL) the list
 // is the developer's mail catcher: links are shown and kept after sending.
 func TestEmailSecretsMailCatcher(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	cfg.PublicURL = "http://127.0.0.1:8080"
 	a := testenv.App(t, cfg)
@@ -131,6 +133,8 @@ func TestEmailSecretsMailCatcher(t *testing.T) {
 // Sign-up is limited to 10 an hour per client IP (a taken email counts like
 // any other), with Retry-After; another client is not affected.
 func TestSignupRateLimit(t *testing.T) {
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	cfg := testenv.Config(t)
 	cfg.TrustedProxies = "127.0.0.1/32" // X-Forwarded-For names the client
 	a := testenv.App(t, cfg)
@@ -157,6 +161,7 @@ func TestSignupRateLimit(t *testing.T) {
 // Reset-password is limited per client IP (10 in 15 minutes), bad tokens
 // included.
 func TestResetPasswordRateLimit(t *testing.T) {
+	t.Parallel()
 	_, anon := newApp(t)
 	for i := 1; i <= 10; i++ {
 		tok, _, _ := auth.NewToken()
@@ -175,6 +180,8 @@ func TestResetPasswordRateLimit(t *testing.T) {
 // with a bad token answers at once: the token is checked before hashing.
 // A 503 reset leaves its link usable.
 func TestPasswordHashingBound(t *testing.T) {
+	// Not parallel: it takes every hashing slot of the process, which
+	// the Apps of all tests share.
 	a, anon := newApp(t)
 	account(t, a, "bound@example.com", "Bound", "member")
 	anon.expect(http.StatusOK, "POST", "/api/auth/forgot-password", map[string]string{"email": "bound@example.com"})
@@ -222,6 +229,7 @@ func TestPasswordHashingBound(t *testing.T) {
 // after 20 failures (even with the right password), while the owner, from
 // elsewhere, keeps signing in.
 func TestLoginFailuresLimitedPerEmailAndIP(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	cfg.TrustedProxies = "127.0.0.1/32" // X-Forwarded-For names the client
 	a := testenv.App(t, cfg)
@@ -249,6 +257,7 @@ func TestLoginFailuresLimitedPerEmailAndIP(t *testing.T) {
 // Team search needs at least 3 characters (a whole email qualifies) and is
 // limited to 60 a minute per caller; another caller is not affected.
 func TestTeamSearchRules(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, _ := member(t, a, anon, "ada@example.com", "Ada Lovelace")
 	other, _ := member(t, a, anon, "alan@example.com", "Alan Turing")
@@ -289,6 +298,7 @@ func TestTeamSearchRules(t *testing.T) {
 // Weak passwords are refused at sign-up with the reason, and no account is
 // made; so is a password built from the account's own email or name.
 func TestSignupRefusesWeakPasswords(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	for pw, why := range map[string]string{
 		"password123":              "common words or passwords",
@@ -315,6 +325,7 @@ func TestSignupRefusesWeakPasswords(t *testing.T) {
 // writes; without the profile row lock each retires nothing and inserts its
 // own token.
 func TestConcurrentForgotPasswordOneLiveToken(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	id := account(t, a, "race@example.com", "Race", "member")
 	ctx := context.Background()
@@ -341,13 +352,13 @@ func TestConcurrentForgotPasswordOneLiveToken(t *testing.T) {
 			statuses[i] = resp.StatusCode
 		}()
 	}
-	waitFor(t, "both requests waiting on a lock", func() bool {
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 		var n int
 		if err := a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		return n == 2
+		return n == 2, "both requests waiting on a lock"
 	})
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -21,20 +22,19 @@ var linkToken = regexp.MustCompile(`\?token=([A-Za-z0-9_%-]+)`)
 // sent by the SendEmail workflow, and returns it.
 func sentEmail(t *testing.T, a *app.App, to, kind string) db.Email {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var sent db.Email
+	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
 		rows, err := a.Store.EmailList(context.Background(), db.EmailListParams{ToAddress: &to, Kind: &kind, PageLimit: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(rows) == 1 && rows[0].Status == "sent" {
-			return rows[0]
+			sent = rows[0]
+			return true, ""
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no sent %s email to %s (rows %+v)", kind, to, rows)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false, fmt.Sprintf("no sent %s email to %s (rows %+v)", kind, to, rows)
+	})
+	return sent
 }
 
 // tokenIn pulls the token out of the link in an email. Once sent, the
@@ -82,6 +82,8 @@ func login(t *testing.T, base *client, email, password string) *client {
 }
 
 func TestAccountLifecycle(t *testing.T) {
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	a, anon := newApp(t)
 	const email, pw = "Ada.Lovelace@example.com", "analytical-engine"
 
@@ -258,6 +260,7 @@ func TestAccountLifecycle(t *testing.T) {
 }
 
 func TestLoginSetsCookie(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	signup(t, a, anon, "grace@example.com", "cobol-compiler", "Grace Hopper")
 	r := anon.expect(http.StatusOK, "POST", "/api/auth/login", map[string]string{"email": "grace@example.com", "password": "cobol-compiler"})
@@ -273,6 +276,7 @@ func TestLoginSetsCookie(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	signup(t, a, anon, "linus@example.com", "penguin-kernel", "Linus")
 	idle := login(t, anon, "linus@example.com", "penguin-kernel")

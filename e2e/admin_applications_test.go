@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"net/url"
 	"sort"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/google/uuid"
 
-	acct "hackdesk/account"
 	"hackdesk/app"
+	"hackdesk/testenv"
 )
 
 // adminRowJSON is one row of GET /api/admin/applications.
@@ -122,7 +121,6 @@ var adminNames = map[string]string{"admin1": "Admin One", "admin2": "Admin Two",
 
 func buildAdminFixture(t *testing.T, a *app.App, anon *client) adminFixture {
 	t.Helper()
-	ctx := context.Background()
 	f := adminFixture{
 		ids: map[string]uuid.UUID{}, keys: map[uuid.UUID]string{}, clients: map[string]*client{},
 		submitted: map[string]time.Time{}, admins: map[string]*client{}, adminIDs: map[string]uuid.UUID{},
@@ -135,10 +133,7 @@ func buildAdminFixture(t *testing.T, a *app.App, anon *client) adminFixture {
 	}
 	for _, admin := range []string{"admin1", "admin2", "admin3"} {
 		email, pw := admin+"@example.com", "password-"+admin
-		p, err := acct.Create(ctx, a.Store.Queries, email, adminNames[admin], pw, "admin")
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testenv.Account(t, a.Store, testenv.AccountOpts{Email: email, Name: adminNames[admin], Password: pw, Role: "admin"})
 		f.admins[admin], f.adminIDs[admin] = login(t, anon, email, pw), p.ID
 	}
 	for _, s := range adminApplicantSpecs {
@@ -189,13 +184,8 @@ func buildAdminFixture(t *testing.T, a *app.App, anon *client) adminFixture {
 	}
 	// Decisions have their own endpoint; the table only shows them, so the
 	// fixture writes them directly.
-	if _, err := a.Store.Pool().Exec(ctx, `UPDATE applications SET decision = 'offer', decided_at = now(),
-		rsvp_deadline = now() + interval '7 days', rsvp = 'attending', rsvp_at = now() WHERE id = $1`, f.ids["grace"]); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := a.Store.Pool().Exec(ctx, `UPDATE applications SET decision = 'reject', decided_at = now() WHERE id = $1`, f.ids["joan"]); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Decide(t, a.Store, f.ids["grace"], testenv.Decision{Decision: "offer", Rsvp: "attending"})
+	testenv.Decide(t, a.Store, f.ids["joan"], testenv.Decision{Decision: "reject"})
 	return f
 }
 
@@ -251,6 +241,7 @@ func adminQuery(kv ...string) url.Values {
 }
 
 func TestAdminApplications(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	f := buildAdminFixture(t, a, anon)
 	admin := f.admins["admin1"]
@@ -267,10 +258,7 @@ func TestAdminApplications(t *testing.T) {
 				t.Fatalf("member %s: %s", p, r.Body)
 			}
 		}
-		super, err := acct.Create(context.Background(), a.Store.Queries, "root@example.com", "Root", "password-root", "superadmin")
-		if err != nil {
-			t.Fatal(err)
-		}
+		super := testenv.Account(t, a.Store, testenv.AccountOpts{Email: "root@example.com", Name: "Root", Role: "superadmin"})
 		sc := &client{t: t, base: anon.base, token: newSession(t, a.Store, super.ID)}
 		for _, p := range paths {
 			sc.expect(http.StatusOK, "GET", p, nil)

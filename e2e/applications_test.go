@@ -11,7 +11,6 @@ import (
 
 	"github.com/google/uuid"
 
-	acct "hackdesk/account"
 	"hackdesk/api"
 	"hackdesk/app"
 	"hackdesk/resume"
@@ -21,11 +20,8 @@ import (
 // the account's id.
 func member(t *testing.T, a *app.App, base *client, email, name string) (*client, uuid.UUID) {
 	t.Helper()
-	p, err := acct.Create(context.Background(), a.Store.Queries, email, name, "password-"+email, "member")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return login(t, base, email, "password-"+email), p.ID
+	id := account(t, a, email, name, "member")
+	return login(t, base, email, "password-"+email), id
 }
 
 // appJSON is the subset of an application the tests read.
@@ -61,6 +57,7 @@ var completeSteps = []map[string]any{
 }
 
 func TestApplicantPath(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "ada@example.com", "Ada Lovelace")
 	member(t, a, anon, "alan@example.com", "Alan Turing")
@@ -217,6 +214,7 @@ func download(t *testing.T, link string) ([]byte, string) {
 }
 
 func TestApplicationValidation(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "grace@example.com", "Grace Hopper")
 	member(t, a, anon, "t1@example.com", "T One")
@@ -295,6 +293,7 @@ func TestApplicationValidation(t *testing.T) {
 }
 
 func TestResumeUploads(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "edsger@example.com", "Edsger")
 	if r := me.upload("cv.pdf", pdfFile("x")); r.Status != http.StatusNotFound {
@@ -370,6 +369,7 @@ func TestResumeUploads(t *testing.T) {
 // Nobody can get a link to someone else's resume: the endpoints take no
 // parameter naming an owner, and the store refuses unsigned requests.
 func TestResumeOwnership(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	owner, ownerID := member(t, a, anon, "owner@example.com", "Owner")
 	other, otherID := member(t, a, anon, "other@example.com", "Other")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestHealth(t *testing.T) {
+	t.Parallel()
 	a, c := newApp(t)
 
 	r := c.expect(http.StatusOK, "GET", "/healthz", nil)
@@ -44,6 +45,7 @@ func TestHealth(t *testing.T) {
 }
 
 func TestOpenAPIServed(t *testing.T) {
+	t.Parallel()
 	_, c := newApp(t)
 	r := c.expect(http.StatusOK, "GET", "/api/openapi.yaml", nil)
 	if !bytes.Equal(r.Body, api.OpenAPISpec()) || !bytes.HasPrefix(r.Body, []byte("openapi: 3.1")) {
@@ -55,6 +57,7 @@ func TestOpenAPIServed(t *testing.T) {
 }
 
 func TestUnknownRoutes(t *testing.T) {
+	t.Parallel()
 	_, c := newApp(t)
 	c.offSpec = true // these routes are undocumented on purpose
 	r := c.expect(http.StatusNotFound, "GET", "/api/nope", nil)
@@ -68,6 +71,7 @@ func TestUnknownRoutes(t *testing.T) {
 }
 
 func TestAdminEmailsNeedsSuperadmin(t *testing.T) {
+	t.Parallel()
 	_, c := newApp(t)
 	r := c.expect(http.StatusUnauthorized, "GET", "/api/admin/emails", nil)
 	if r.Map(t)["error"] != "Unauthorized" {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/google/uuid"
 
-	acct "hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/broadcast"
 	"hackdesk/testenv"
@@ -32,18 +31,34 @@ func bcApp(t *testing.T, rate float64) (*app.App, *client, *client, uuid.UUID) {
 	return a, anon, root, rootID
 }
 
-// bcPeople inserts confirmed accounts straight into the database (no
-// password hashing) and returns their ids by email.
+// bcPerson inserts an account named by its email, confirmed unless o says
+// otherwise, that cannot log in (no password hashing).
+func bcPerson(t *testing.T, a *app.App, o testenv.AccountOpts) uuid.UUID {
+	t.Helper()
+	o.Name, o.NoPassword = o.Email, true
+	return testenv.Account(t, a.Store, o).ID
+}
+
+// bcPeople inserts confirmed accounts (see bcPerson) and returns their ids
+// by email.
 func bcPeople(t *testing.T, a *app.App, emails ...string) map[string]uuid.UUID {
 	t.Helper()
 	out := map[string]uuid.UUID{}
 	for _, e := range emails {
-		var id uuid.UUID
-		if err := a.Store.Pool().QueryRow(context.Background(), `INSERT INTO profiles (email, display_name, password_hash, email_confirmed_at)
-			VALUES ($1, $1, '$argon2id$unused', now()) RETURNING id`, e).Scan(&id); err != nil {
-			t.Fatal(err)
-		}
-		out[e] = id
+		out[e] = bcPerson(t, a, testenv.AccountOpts{Email: e})
+	}
+	return out
+}
+
+// bcExecs inserts accounts (see bcPerson) holding an exec role each and
+// returns their ids by email.
+func bcExecs(t *testing.T, a *app.App, o testenv.AccountOpts, emails ...string) map[string]uuid.UUID {
+	t.Helper()
+	out := map[string]uuid.UUID{}
+	for _, e := range emails {
+		o.Email = e
+		out[e] = bcPerson(t, a, o)
+		testenv.ExecRole(t, a.Store, out[e], testenv.ExecRoleOpts{})
 	}
 	return out
 }
@@ -55,15 +70,10 @@ func bcExec(t *testing.T, a *app.App, sql string, args ...any) {
 	}
 }
 
-// bcMember gives a person a membership of the term, paid by an exec or not.
+// bcMember gives a person a membership of the term, paid to an exec or not.
 func bcMember(t *testing.T, a *app.App, person, term, exec uuid.UUID, paid bool) {
 	t.Helper()
-	if paid {
-		bcExec(t, a, `INSERT INTO memberships (profile_id, term_id, status, amount_cents, method, paid_at, confirmed_by)
-			VALUES ($1, $2, 'paid', 2000, 'cash', now(), $3)`, person, term, exec)
-		return
-	}
-	bcExec(t, a, `INSERT INTO memberships (profile_id, term_id) VALUES ($1, $2)`, person, term)
+	testenv.Membership(t, a.Store, person, term, testenv.MembershipOpts{Paid: paid, ConfirmedBy: &exec})
 }
 
 type bcCreated struct {
@@ -111,17 +121,20 @@ func bcGet(t *testing.T, c *client, id uuid.UUID) bcView {
 // bcWait polls the broadcast until it has ended.
 func bcWait(t *testing.T, c *client, id uuid.UUID) bcView {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		v := bcGet(t, c, id)
-		if v.Status != "sending" {
-			return v
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("broadcast %s still sending: %+v", id, v)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	var v bcView
+	testenv.Eventually(t, 60*time.Second, func() (bool, string) {
+		v = bcGet(t, c, id)
+		return v.Status != "sending", fmt.Sprintf("broadcast %s still sending: %+v", id, v)
+	})
+	return v
+}
+
+// bcWaitSent waits until the broadcast has sent something.
+func bcWaitSent(t *testing.T, c *client, id uuid.UUID) {
+	t.Helper()
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		return bcGet(t, c, id).Sent > 0, "nothing sent"
+	})
 }
 
 // bcSentTo lists, sorted, the addresses the broadcast's emails went to,
@@ -160,37 +173,33 @@ func bcRecipientRows(t *testing.T, a *app.App, id uuid.UUID) int {
 // broadcast; unconfirmed accounts and, for marketing, those who have not
 // opted in are left out.
 func TestBroadcastAudiences(t *testing.T) {
+	t.Parallel()
 	a, anon, root, rootID := bcApp(t, 200)
 	active := hiringTermVia(t, root, "2026-2027", "2026-09-01", "2027-08-31", true)
 	old := hiringTermVia(t, root, "2025-2026", "2025-09-01", "2026-08-31", false)
-	p := bcPeople(t, a, "m1@example.com", "m2@example.com", "m3@example.com", "m4@example.com", "m5@example.com",
-		"e1@example.com", "a1@example.com", "a2@example.com", "a3@example.com")
+	p := bcPeople(t, a, "m1@example.com", "m5@example.com", "e1@example.com", "a1@example.com", "a2@example.com", "a3@example.com")
+	// m2, m3 and m4 have opted in to marketing; m3 is unconfirmed.
+	for _, e := range []string{"m2@example.com", "m3@example.com", "m4@example.com"} {
+		p[e] = bcPerson(t, a, testenv.AccountOpts{Email: e, MarketingOptIn: true, Unconfirmed: e == "m3@example.com"})
+	}
 	bcMember(t, a, p["m1@example.com"], active, rootID, false)
 	bcMember(t, a, p["m2@example.com"], active, rootID, true)
 	bcMember(t, a, p["m3@example.com"], active, rootID, true)
-	bcExec(t, a, `UPDATE profiles SET email_confirmed_at = NULL WHERE id = $1`, p["m3@example.com"]) // unconfirmed
 	bcMember(t, a, p["m4@example.com"], old, rootID, true)
 	bcMember(t, a, p["m5@example.com"], active, rootID, true)
 	for _, e := range []string{"m2@example.com", "e1@example.com"} {
-		if err := acct.GrantByEmail(context.Background(), a.Store, e, acct.Change{Exec: "Exec", TermID: &active}); err != nil {
-			t.Fatal(err)
-		}
+		testenv.ExecRole(t, a.Store, p[e], testenv.ExecRoleOpts{Term: &active, Subteam: "-"})
 	}
 	// Applications: m2 offered, a2 waitlisted, a3 a draft; a1 submits its
 	// own through the API, opting in to marketing.
-	seedApplication(t, a, uuid.New(), p["m2@example.com"], "submitted")
-	seedApplication(t, a, uuid.New(), p["a2@example.com"], "submitted")
-	seedApplication(t, a, uuid.New(), p["a3@example.com"], "draft")
-	seedApplication(t, a, uuid.New(), p["a1@example.com"], "draft")
-	bcExec(t, a, `UPDATE applications SET decision = 'offer', decided_at = now(), rsvp_deadline = now() + interval '7 days' WHERE profile_id = $1`, p["m2@example.com"])
-	bcExec(t, a, `UPDATE applications SET decision = 'waitlist', decided_at = now() WHERE profile_id = $1`, p["a2@example.com"])
-	bcExec(t, a, `UPDATE applications SET marketing_opt_in = true WHERE profile_id = $1`, p["a1@example.com"])
+	testenv.Decide(t, a.Store, seedApplication(t, a, p["m2@example.com"], "submitted"), testenv.Decision{Decision: "offer"})
+	testenv.Decide(t, a.Store, seedApplication(t, a, p["a2@example.com"], "submitted"), testenv.Decision{Decision: "waitlist"})
+	seedApplication(t, a, p["a3@example.com"], "draft")
+	testenv.Application(t, a.Store, p["a1@example.com"], testenv.ApplicationOpts{MarketingOptIn: true})
 	as(t, a, anon, p["a1@example.com"]).expect(http.StatusOK, "POST", "/api/applications/submit", nil)
 	if countRows(t, a, `SELECT count(*) FROM profiles WHERE id = $1 AND marketing_opt_in`, p["a1@example.com"]) != 1 {
 		t.Fatal("submitting an application that opts in did not set the profile's opt-in")
 	}
-	bcExec(t, a, `UPDATE profiles SET marketing_opt_in = true WHERE id = ANY($1)`,
-		[]uuid.UUID{p["m2@example.com"], p["m3@example.com"], p["m4@example.com"]})
 
 	for _, tc := range []struct {
 		name     string
@@ -246,14 +255,13 @@ var unsubscribeHeader = regexp.MustCompile(`(?m)^List-Unsubscribe: <(http://hack
 // exact counts, the recipient list gone afterwards, the unsubscribe link in
 // every email and what following it does.
 func TestBroadcastLifecycle(t *testing.T) {
+	t.Parallel()
 	a, anon, root, _ := bcApp(t, 100)
 	emails := make([]string, 25)
 	for i := range emails {
 		emails[i] = fmt.Sprintf("exec%02d@example.com", i)
 	}
-	p := bcPeople(t, a, emails...)
-	bcExec(t, a, `INSERT INTO exec_roles (profile_id, position, subteam) SELECT id, 'Exec', 'web' FROM profiles WHERE email LIKE 'exec%'`)
-	bcExec(t, a, `UPDATE profiles SET marketing_opt_in = true WHERE email LIKE 'exec%'`)
+	p := bcExecs(t, a, testenv.AccountOpts{MarketingOptIn: true}, emails...)
 	body := map[string]any{"subject": "Exec social", "body": "Friday at 6.\nBring a friend.", "audience": map[string]any{"kind": "execs"}, "marketing": true}
 
 	t.Run("Roles", func(t *testing.T) {
@@ -414,6 +422,7 @@ func withField(m map[string]any, k string, v any) map[string]any {
 // TestBroadcastCancel: a cancelled broadcast stops between batches, ends
 // cancelled with its counts and without its recipient list.
 func TestBroadcastCancel(t *testing.T) {
+	t.Parallel()
 	// 8 emails a second: a batch of 10 every 1.25 s, so most of the 80
 	// recipients are still waiting when the cancel comes.
 	a, _, root, _ := bcApp(t, 8)
@@ -421,15 +430,10 @@ func TestBroadcastCancel(t *testing.T) {
 	for i := range emails {
 		emails[i] = fmt.Sprintf("m%02d@example.com", i)
 	}
-	bcPeople(t, a, emails...)
-	bcExec(t, a, `INSERT INTO exec_roles (profile_id, position, subteam) SELECT id, 'Exec', 'web' FROM profiles WHERE email LIKE 'm%'`)
+	bcExecs(t, a, testenv.AccountOpts{}, emails...)
 	out := bcCreate(t, root, map[string]any{"subject": "Long one", "body": "B", "audience": map[string]any{"kind": "execs"}})
 	// Progress shows batch by batch; cancel once the first is through.
-	for deadline := time.Now().Add(30 * time.Second); bcGet(t, root, out.BroadcastID).Sent == 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("nothing sent after 30 s")
-		}
-	}
+	bcWaitSent(t, root, out.BroadcastID)
 	var asked bcView
 	root.expect(http.StatusAccepted, "POST", "/api/admin/broadcasts/"+out.BroadcastID.String()+"/cancel", nil).JSON(t, &asked)
 	if asked.Status != "sending" || asked.CancelRequestedAt == nil {
@@ -455,10 +459,12 @@ func TestBroadcastCancel(t *testing.T) {
 // TestBroadcastUnsubscribeWhileSending: someone who unsubscribes while a
 // marketing broadcast is sending is skipped, if their batch has not begun.
 func TestBroadcastUnsubscribeWhileSending(t *testing.T) {
+	t.Parallel()
 	// 400 recipients at 40 a second: the workflow keeps 16 batches of 10 in
 	// flight, so the last batch cannot begin before the first 160 emails
 	// (4 s) are through.
 	a, anon, root, _ := bcApp(t, 40)
+	// 400 rows: set-based SQL, not 800 fixture calls.
 	bcExec(t, a, `INSERT INTO profiles (email, password_hash, email_confirmed_at, marketing_opt_in)
 		SELECT 'fan' || lpad(i::text, 3, '0') || '@example.com', '$argon2id$unused', now(), true FROM generate_series(1, 400) i`)
 	bcExec(t, a, `INSERT INTO exec_roles (profile_id, position, subteam) SELECT id, 'Exec', 'web' FROM profiles WHERE email LIKE 'fan%'`)
@@ -471,11 +477,7 @@ func TestBroadcastUnsubscribeWhileSending(t *testing.T) {
 		WHERE broadcast_id = $1 AND seq = 400`, out.BroadcastID).Scan(&last); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(30 * time.Second); bcGet(t, root, out.BroadcastID).Sent == 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("nothing sent after 30 s")
-		}
-	}
+	bcWaitSent(t, root, out.BroadcastID)
 	key, err := a.Config.SigningKeyBytes()
 	if err != nil {
 		t.Fatal(err)
@@ -535,9 +537,7 @@ func bcRateRun(t *testing.T, a *app.App, root *client, prefix string, n int) (ti
 	for i := range emails {
 		emails[i] = fmt.Sprintf("%s%03d@example.com", prefix, i)
 	}
-	bcPeople(t, a, emails...)
-	bcExec(t, a, `INSERT INTO exec_roles (profile_id, position, subteam)
-		SELECT id, 'Exec', 'web' FROM profiles WHERE email LIKE $1 || '%'`, prefix)
+	bcExecs(t, a, testenv.AccountOpts{}, emails...)
 	// Only the new people: end the others' exec roles.
 	bcExec(t, a, `UPDATE exec_roles SET active = false, ended_at = now() WHERE active AND profile_id IN
 		(SELECT id FROM profiles WHERE email NOT LIKE $1 || '%')`, prefix)
@@ -559,6 +559,7 @@ func bcRateRun(t *testing.T, a *app.App, root *client, prefix string, n int) (ti
 // workers' own spacing would allow twice the rate: rate/BatchSize batches
 // a second after a burst (allowed: four batches, 40 emails).
 func TestBroadcastRate(t *testing.T) {
+	t.Parallel()
 	const rate = 20
 	a, _, root, _ := bcApp(t, rate)
 

@@ -9,10 +9,11 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
+	"hackdesk/testenv"
 )
 
-// setTeam writes an application's team list straight to the database, so a
-// test can use spellings the PATCH endpoint would normalize.
+// setTeam writes the team list of a submitted application, as it stands:
+// no generated query edits a submitted application.
 func setTeam(t *testing.T, a *app.App, appID uuid.UUID, team string) {
 	t.Helper()
 	if _, err := a.Store.Pool().Exec(context.Background(),
@@ -45,18 +46,20 @@ func buildConflictFixture(t *testing.T, a *app.App) conflictFixture {
 		suffix:   id("00000000-0000-0000-0000-000000000005"),
 		clean:    id("00000000-0000-0000-0000-000000000006"),
 	}
-	seedApplication(t, a, f.own, f.reviewer, "submitted")
+	// The reviewer's own application names a teammate; that alone is not a
+	// conflict for the teammate's reviewers. The team lists are written as
+	// they stand, in spellings the PATCH endpoint would normalize.
+	testenv.Application(t, a.Store, f.reviewer, testenv.ApplicationOpts{ID: f.own, Submitted: true, TeamMembers: "friend@example.com"})
+	teams := map[uuid.UUID]string{
+		f.team:   "friend@example.com,grace.hopper@example.COM",
+		f.spaced: "friend@example.com , GRACE.HOPPER@EXAMPLE.COM ",
+		f.prefix: "xgrace.hopper@example.com",
+		f.suffix: "grace.hopper@example.com.au,friend@example.com",
+	}
 	for i, appID := range []uuid.UUID{f.team, f.spaced, f.prefix, f.suffix, f.clean} {
 		owner := account(t, a, "applicant"+string(rune('a'+i))+"@example.com", "Applicant", "member")
-		seedApplication(t, a, appID, owner, "submitted")
+		testenv.Application(t, a.Store, owner, testenv.ApplicationOpts{ID: appID, Submitted: true, TeamMembers: teams[appID]})
 	}
-	setTeam(t, a, f.team, "friend@example.com,grace.hopper@example.COM")
-	setTeam(t, a, f.spaced, "friend@example.com , GRACE.HOPPER@EXAMPLE.COM ")
-	setTeam(t, a, f.prefix, "xgrace.hopper@example.com")
-	setTeam(t, a, f.suffix, "grace.hopper@example.com.au,friend@example.com")
-	// The reviewer's own application names a teammate; that alone is not a
-	// conflict for the teammate's reviewers.
-	setTeam(t, a, f.own, "friend@example.com")
 	return f
 }
 
@@ -64,6 +67,7 @@ func buildConflictFixture(t *testing.T, a *app.App) conflictFixture {
 // application or one whose team lists them, however the email is spelled,
 // and still serves teams where their email is only part of another.
 func TestReviewConflictQueue(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	f := buildConflictFixture(t, a)
 	c := as(t, a, anon, f.reviewer)
@@ -85,6 +89,7 @@ func TestReviewConflictQueue(t *testing.T) {
 // TestReviewConflictSubmit: a review of one's own application or of one
 // whose team lists the reviewer is refused with 403 and records nothing.
 func TestReviewConflictSubmit(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	f := buildConflictFixture(t, a)
 	c := as(t, a, anon, f.reviewer)
@@ -113,7 +118,7 @@ func TestReviewConflictSubmit(t *testing.T) {
 	score(t, c, f.suffix, http.StatusOK)
 	// A second review of a conflicted application is still 403, not 409:
 	// the conflict is checked first.
-	seedReview(t, a, f.team, f.reviewer)
+	testenv.Review(t, a.Store, f.team, f.reviewer)
 	score(t, c, f.team, http.StatusForbidden)
 	// Others may review them.
 	o := as(t, a, anon, f.other)
@@ -125,12 +130,13 @@ func TestReviewConflictSubmit(t *testing.T) {
 // application, or of one whose team lists the caller, withhold the
 // reviews; others see them.
 func TestReviewConflictAdminDetails(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	f := buildConflictFixture(t, a)
 	third := account(t, a, "third.admin@example.com", "Third", "admin")
 	for _, appID := range []uuid.UUID{f.own, f.team, f.spaced, f.prefix} {
-		seedReview(t, a, appID, f.other)
-		seedReview(t, a, appID, third)
+		testenv.Review(t, a.Store, appID, f.other)
+		testenv.Review(t, a.Store, appID, third)
 	}
 	type details struct {
 		Application struct {
@@ -166,7 +172,7 @@ func TestReviewConflictAdminDetails(t *testing.T) {
 	// A superadmin applicant is held to the same rule.
 	super := account(t, a, "super@example.com", "Super", "superadmin")
 	setTeam(t, a, f.clean, "Super@Example.com")
-	seedReview(t, a, f.clean, f.other)
+	testenv.Review(t, a.Store, f.clean, f.other)
 	if d := get(as(t, a, anon, super), f.clean); !*d.ReviewsHidden || len(d.Reviews) != 0 {
 		t.Fatalf("superadmin on the team: hidden=%v reviews=%d", *d.ReviewsHidden, len(d.Reviews))
 	}
@@ -177,6 +183,7 @@ func TestReviewConflictAdminDetails(t *testing.T) {
 // 403 naming each conflicted application; nothing changes. Other admins
 // decide them.
 func TestConflictDecisions(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	f := buildConflictFixture(t, a)
 	c := as(t, a, anon, f.reviewer)

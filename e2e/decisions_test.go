@@ -11,47 +11,24 @@ import (
 
 	"github.com/google/uuid"
 
-	acct "hackdesk/account"
 	"hackdesk/app"
+	"hackdesk/testenv"
 )
 
-// decAccount creates a confirmed account with a role and returns a client
-// holding a fresh session for it (no login, so no rate limit) and its id.
+// decAccount creates a confirmed account with a role (named by its email)
+// and returns a client holding a fresh session for it and its id.
 func decAccount(t *testing.T, a *app.App, base *client, email, role string) (*client, uuid.UUID) {
 	t.Helper()
-	p, err := acct.Create(context.Background(), a.Store.Queries, email, email, "password-"+email, role)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &client{t: t, base: base.base, token: newSession(t, a.Store, p.ID)}, p.ID
+	id := account(t, a, email, email, role)
+	return as(t, a, base, id), id
 }
 
-// decSeed writes an application for owner straight to the database, complete
-// and either submitted or a draft, and returns its id.
-func decSeed(t *testing.T, a *app.App, owner uuid.UUID, status string) uuid.UUID {
-	t.Helper()
-	var id uuid.UUID
-	err := a.Store.Pool().QueryRow(context.Background(), `
-		INSERT INTO applications (profile_id, status, email, phone, discord, tshirt_size, age, country,
-			university, program, year_of_study, experience_level, hackathons_attended,
-			resume_key, resume_name, q1_answer, q2_answer, coc_agreed, info_share_authorized, submitted_at)
-		SELECT p.id, $2::text, p.email, '+1 613 555 0100', 'handle', 'M', 20, 'Canada',
-			'uOttawa', 'CS', '2', 'beginner', 1, p.id::text || '/cv.pdf', 'cv.pdf', 'q1', 'q2', true, true,
-			CASE WHEN $2::text = 'submitted' THEN now() END
-		FROM profiles p WHERE p.id = $1::uuid
-		RETURNING id`, owner, status).Scan(&id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-// decApplicant creates an account with a submitted application (seeded) and
-// returns the applicant's client, profile id and application id.
+// decApplicant creates an account with a seeded application, submitted or a
+// draft, and returns the applicant's client, profile id and application id.
 func decApplicant(t *testing.T, a *app.App, base *client, email, status string) (*client, uuid.UUID, uuid.UUID) {
 	t.Helper()
 	c, id := decAccount(t, a, base, email, "member")
-	return c, id, decSeed(t, a, id, status)
+	return c, id, seedApplication(t, a, id, status)
 }
 
 // decRow is the decision state of an application as stored.
@@ -65,13 +42,12 @@ type decRow struct {
 
 func decState(t *testing.T, a *app.App, id uuid.UUID) decRow {
 	t.Helper()
-	var r decRow
-	if err := a.Store.Pool().QueryRow(context.Background(),
-		`SELECT decision, decided_at, rsvp_deadline, rsvp, rsvp_at FROM applications WHERE id = $1`, id,
-	).Scan(&r.Decision, &r.DecidedAt, &r.RsvpDeadline, &r.Rsvp, &r.RsvpAt); err != nil {
+	row, err := a.Store.ApplicationReviewView(context.Background(), id)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	ap := row.Application
+	return decRow{Decision: ap.Decision, DecidedAt: ap.DecidedAt, RsvpDeadline: ap.RsvpDeadline, Rsvp: ap.Rsvp, RsvpAt: ap.RsvpAt}
 }
 
 // decEvent is an application_events row with its detail decoded.
@@ -100,11 +76,7 @@ func decEvents(t *testing.T, a *app.App, id uuid.UUID) []decEvent {
 
 func decCountEvents(t *testing.T, a *app.App) int {
 	t.Helper()
-	var n int
-	if err := a.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM application_events`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	return countRows(t, a, `SELECT count(*) FROM application_events`)
 }
 
 type decAnswer struct {
@@ -130,6 +102,7 @@ func decStr(p *string) string {
 }
 
 func TestDecisionsBulk(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin, adminID := decAccount(t, a, anon, "admin@example.com", "admin")
 	super, superID := decAccount(t, a, anon, "super@example.com", "superadmin")
@@ -236,6 +209,7 @@ func TestDecisionsBulk(t *testing.T) {
 }
 
 func TestDecisionsValidation(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin, _ := decAccount(t, a, anon, "admin@example.com", "admin")
 	_, _, app1 := decApplicant(t, a, anon, "ada@example.com", "submitted")
@@ -280,20 +254,19 @@ func TestDecisionsValidation(t *testing.T) {
 }
 
 func TestDecisionsAllOrNothing(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin, adminID := decAccount(t, a, anon, "admin@example.com", "admin")
 	_, _, ok1 := decApplicant(t, a, anon, "ada@example.com", "submitted")
 	_, _, ok2 := decApplicant(t, a, anon, "alan@example.com", "submitted")
 	_, _, draft := decApplicant(t, a, anon, "grace@example.com", "draft")
 	_, _, answered := decApplicant(t, a, anon, "edsger@example.com", "submitted")
-	own := decSeed(t, a, adminID, "submitted")
-	deadline := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	own := seedApplication(t, a, adminID, "submitted")
+	until := time.Now().Add(time.Hour).UTC().Truncate(time.Second)
+	deadline := until.Format(time.RFC3339)
 
 	decPost(t, admin, http.StatusOK, []uuid.UUID{answered}, "offer", deadline)
-	if _, err := a.Store.Pool().Exec(context.Background(),
-		`UPDATE applications SET rsvp = 'attending', rsvp_at = now() WHERE id = $1`, answered); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Decide(t, a.Store, answered, testenv.Decision{Decision: "offer", RsvpDeadline: &until, Rsvp: "attending"})
 	events := decCountEvents(t, a)
 
 	// One draft in the batch: nothing changes, and the draft is named.
@@ -350,6 +323,7 @@ type decRSVPAnswer struct {
 }
 
 func TestRSVP(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin, _ := decAccount(t, a, anon, "admin@example.com", "admin")
 	// The applicant goes through the real application flow.
@@ -432,12 +406,8 @@ func TestRSVP(t *testing.T) {
 	}
 
 	// After the deadline the answer is closed.
-	var closedAt time.Time
-	if err := a.Store.Pool().QueryRow(context.Background(),
-		`UPDATE applications SET rsvp_deadline = date_trunc('second', now()) - interval '1 minute' WHERE id = $1 RETURNING rsvp_deadline`,
-		created.ID).Scan(&closedAt); err != nil {
-		t.Fatal(err)
-	}
+	closedAt := time.Now().Truncate(time.Second).Add(-time.Minute)
+	testenv.Decide(t, a.Store, created.ID, testenv.Decision{Decision: "offer", RsvpDeadline: &closedAt, Rsvp: "attending"})
 	me.expect(http.StatusConflict, "POST", "/api/applications/rsvp", map[string]any{"attending": false}).JSON(t, &body)
 	if body.Error != "RSVP closed" || !strings.Contains(body.Message, closedAt.UTC().Format(time.RFC3339)) {
 		t.Fatalf("RSVP after the deadline: %+v (deadline %s)", body, closedAt.UTC().Format(time.RFC3339))
@@ -446,30 +416,28 @@ func TestRSVP(t *testing.T) {
 		t.Fatalf("a closed RSVP changed the application: %+v", st)
 	}
 	// An expired offer is closed too.
-	if _, err := a.Store.Pool().Exec(context.Background(),
-		`UPDATE applications SET rsvp = 'expired', rsvp_at = now(), rsvp_deadline = now() + interval '1 hour' WHERE id = $1`, created.ID); err != nil {
-		t.Fatal(err)
-	}
+	reopened := time.Now().Add(time.Hour)
+	testenv.Decide(t, a.Store, created.ID, testenv.Decision{Decision: "offer", RsvpDeadline: &reopened, Rsvp: "expired"})
 	if r := me.expect(http.StatusConflict, "POST", "/api/applications/rsvp", map[string]any{"attending": true}); r.Map(t)["error"] != "RSVP closed" {
 		t.Fatalf("RSVP on an expired offer: %s", r.Body)
 	}
 }
 
-// decSet writes a decision state straight to the database.
+// decSet writes a decision state straight to the database; the times are
+// RFC 3339 or "" for none.
 func decSet(t *testing.T, a *app.App, id uuid.UUID, decision, deadline, rsvp, rsvpAt string) {
 	t.Helper()
-	nullable := func(s string) *string {
+	at := func(s string) *time.Time {
 		if s == "" {
 			return nil
 		}
-		return &s
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &v
 	}
-	if _, err := a.Store.Pool().Exec(context.Background(), `
-		UPDATE applications SET decision = $2, decided_at = now(), rsvp_deadline = $3::timestamptz,
-			rsvp = $4, rsvp_at = $5::timestamptz
-		WHERE id = $1`, id, decision, nullable(deadline), nullable(rsvp), nullable(rsvpAt)); err != nil {
-		t.Fatal(err)
-	}
+	testenv.Decide(t, a.Store, id, testenv.Decision{Decision: decision, RsvpDeadline: at(deadline), Rsvp: rsvp, RsvpAt: at(rsvpAt)})
 }
 
 type decDashboard struct {
@@ -499,6 +467,7 @@ func (d decDashboard) timeline() string {
 }
 
 func TestDashboard(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super, _ := decAccount(t, a, anon, "super@example.com", "superadmin")
 	admin, _ := decAccount(t, a, anon, "admin@example.com", "admin")

@@ -23,6 +23,8 @@ const chromiumPath = "/usr/bin/chromium"
 // embedded scripts and styles and the spec all load from this process under
 // the page's Content-Security-Policy.
 func TestAPIDocsRenderInBrowser(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	if _, err := os.Stat(chromiumPath); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("%s is missing (%v); CI must install chromium (see .ci/run)", chromiumPath, err)

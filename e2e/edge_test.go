@@ -29,6 +29,8 @@ func loginAttempt(c *client, i int, headers ...string) response {
 // on every attempt. With no trusted proxy (the default) they are ignored:
 // the 31st attempt in the minute is refused.
 func TestEdgeSpoofedForwardingHeadersIgnored(t *testing.T) {
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	_, c := newApp(t)
 	for i := 1; i <= 40; i++ {
 		spoof := fmt.Sprintf("198.51.100.%d", i)
@@ -53,6 +55,8 @@ func TestEdgeSpoofedForwardingHeadersIgnored(t *testing.T) {
 // clients behind the proxy have buckets of their own, and an address the
 // client prepends changes nothing.
 func TestEdgeTrustedProxyForwardingHeader(t *testing.T) {
+	// Not parallel: its many full-cost hashes would keep the process's
+	// hashing slots, shared by the Apps of all tests, from the others.
 	cfg := testenv.Config(t)
 	cfg.TrustedProxies = "127.0.0.1/32"
 	a := testenv.App(t, cfg)
@@ -92,6 +96,7 @@ func TestEdgeTrustedProxyForwardingHeader(t *testing.T) {
 // it may not call. A request either stops at the gate (401/403) or matches
 // no route (the router's own 404 "Not found", or 405).
 func TestEdgeEncodedPathsNeverPassTheGate(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	anon.offSpec = true // most of these paths are undocumented on purpose
 	member := as(t, a, anon, account(t, a, "member@example.com", "Member", "member"))
@@ -178,6 +183,7 @@ func resumeBody(t *testing.T) ([]byte, string) {
 // are refused and change nothing; bearer clients, same-origin pages and
 // non-browser clients are not affected.
 func TestEdgeCrossSiteCookieRequests(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	id := account(t, a, "victim@example.com", "Victim", "member")
 	bearer := as(t, a, anon, id)
@@ -268,6 +274,7 @@ func TestEdgeCrossSiteCookieRequests(t *testing.T) {
 // (a form or text/plain body is what a cross-site page can send without
 // asking), also on endpoints whose body is optional or ignored.
 func TestEdgeJSONContentType(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	id := account(t, a, "json@example.com", "Json", "member")
 	me := as(t, a, anon, id)
@@ -306,6 +313,7 @@ var safeID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 // and the profile are not cached, and a client's request id is kept only
 // when it is short and harmless.
 func TestEdgeHeaders(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me := as(t, a, anon, account(t, a, "headers@example.com", "Headers", "member"))
 	check := func(r response, what string, noStore bool) {

@@ -73,10 +73,10 @@ func launch(t *testing.T, c *client, body map[string]any) launched {
 func waitProject(t *testing.T, c *client, id uuid.UUID) foundryProject {
 	t.Helper()
 	var p foundryProject
-	waitFor(t, "project "+id.String()+" to end", func() bool {
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 		p = foundryProject{}
 		c.expect(http.StatusOK, "GET", "/api/codehost/projects/"+id.String(), nil).JSON(t, &p)
-		return p.Status != "running"
+		return p.Status != "running", "project " + id.String() + " to end"
 	})
 	return p
 }
@@ -86,6 +86,7 @@ func waitProject(t *testing.T, c *client, id uuid.UUID) foundryProject {
 // given push access, the setup run dispatched with the options and
 // followed to its end, each step recorded.
 func TestFoundryLaunch(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin := as(t, a, anon, account(t, a, "admin@example.com", "Admin", "admin"))
 	fake := testenv.FakeGitHub()
@@ -195,6 +196,7 @@ func TestFoundryLaunch(t *testing.T) {
 // TestFoundryFailures: what only the code host can refuse fails the step
 // with the reason and the project with it, and frees the name.
 func TestFoundryFailures(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin := as(t, a, anon, account(t, a, "admin@example.com", "Admin", "admin"))
 	fake := testenv.FakeGitHub()
@@ -252,6 +254,7 @@ func TestFoundryFailures(t *testing.T) {
 // TestFoundryValidation: names and options are checked before anything is
 // recorded.
 func TestFoundryValidation(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin := as(t, a, anon, account(t, a, "admin@example.com", "Admin", "admin"))
 	good := func() map[string]any {
@@ -289,6 +292,7 @@ func TestFoundryValidation(t *testing.T) {
 // host's URL with the organization's token) and name a team the code host
 // lists, both checked before anything is recorded or created.
 func TestFoundryTeamSlug(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin := as(t, a, anon, account(t, a, "admin@example.com", "Admin", "admin"))
 	body := func(name, team string) map[string]any {
@@ -314,6 +318,7 @@ func TestFoundryTeamSlug(t *testing.T) {
 
 // TestFoundryRoles: every Foundry route is for admins.
 func TestFoundryRoles(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	member := as(t, a, anon, account(t, a, "member@example.com", "Member", "member"))
 	super := as(t, a, anon, account(t, a, "super@example.com", "Super", "superadmin"))
@@ -338,6 +343,7 @@ func TestFoundryRoles(t *testing.T) {
 
 // TestFoundryNotConfigured: without a code host the routes answer 503.
 func TestFoundryNotConfigured(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = "", "", ""
 	a := testenv.App(t, cfg)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	acct "hackdesk/account"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -13,9 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
-
-	acct "hackdesk/account"
 	"hackdesk/api"
 	"hackdesk/testenv"
 )
@@ -25,6 +23,7 @@ import (
 // the per-email mailing rate the answer stays 200 and nothing more is sent,
 // so the link mailed last stays live.
 func TestForgotPasswordNoLockout(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	cfg.TrustedProxies = "127.0.0.0/8" // the test client is the proxy; X-Forwarded-For names the client
 	a := testenv.App(t, cfg)
@@ -68,6 +67,7 @@ func TestForgotPasswordNoLockout(t *testing.T) {
 // TestRateLimitsIPv6Prefix: the per-IP limits count an IPv6 client by its
 // /64, so the addresses of one network share a bucket.
 func TestRateLimitsIPv6Prefix(t *testing.T) {
+	t.Parallel()
 	a, _ := newApp(t)
 	cfg := a.Config
 	cfg.TrustedProxies = "127.0.0.0/8" // the test client is the proxy; X-Forwarded-For names the client
@@ -98,6 +98,7 @@ func TestRateLimitsIPv6Prefix(t *testing.T) {
 // limit (they tell whether an email has an account), with 429 and
 // Retry-After beyond it, sharing the search's counter.
 func TestTeamMembersRateLimit(t *testing.T) {
+	t.Parallel()
 	a, _ := newApp(t)
 	limits := api.RateLimits{SearchPerCaller: api.RateLimit{Requests: 3, Window: time.Minute}}
 	ts := httptest.NewServer(api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log, Limits: &limits}))
@@ -105,7 +106,7 @@ func TestTeamMembersRateLimit(t *testing.T) {
 	base := &client{t: t, base: ts.URL}
 	me := account(t, a, "me@example.com", "Me", "member")
 	account(t, a, "mate@example.com", "Mate", "member")
-	seedApplication(t, a, uuid.New(), me, "draft")
+	seedApplication(t, a, me, "draft")
 	c := as(t, a, base, me)
 
 	c.expect(http.StatusBadRequest, "PATCH", "/api/applications", map[string]any{"team_members": "ghost1@example.com"})
@@ -123,11 +124,12 @@ func TestTeamMembersRateLimit(t *testing.T) {
 // Cache-Control: no-store (applications, membership, admin views, exports),
 // not only the account routes.
 func TestNoStoreOnPersonalData(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	hiringTermVia(t, super, "2026-2027", "2026-09-01", "2027-08-31", true)
 	me := account(t, a, "me@example.com", "Me", "member")
-	seedApplication(t, a, uuid.New(), me, "draft")
+	seedApplication(t, a, me, "draft")
 	c := as(t, a, anon, me)
 	c.expect(http.StatusCreated, "POST", "/api/membership", nil)
 	c.offSpec, super.offSpec = true, true // headers only: the bodies are checked where their routes are tested
@@ -153,6 +155,7 @@ func TestNoStoreOnPersonalData(t *testing.T) {
 // TestDisplayNameControlChars: sign-up, the profile and `hackdesk users
 // create` refuse display names holding control or format characters.
 func TestDisplayNameControlChars(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	for _, name := range []string{"Eve\r\nBcc: all@example.com", "Eve \u202Egpj.exe", "Ad\u200Bmin", "Eve\tX"} {
 		r := anon.expect(http.StatusBadRequest, "POST", "/api/auth/signup",
@@ -211,13 +214,14 @@ func multipartResume(t *testing.T, name string, data []byte) ([]byte, string) {
 // before its body is read (with Expect: 100-continue the client never
 // sends it), and one account runs at most two uploads at once (429 beyond).
 func TestResumeUploadGuards(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	noApp := as(t, a, anon, account(t, a, "none@example.com", "None", "member"))
 	doneID := account(t, a, "done@example.com", "Done", "member")
-	seedApplication(t, a, uuid.New(), doneID, "submitted")
+	seedApplication(t, a, doneID, "submitted")
 	done := as(t, a, anon, doneID)
 	busyID := account(t, a, "busy@example.com", "Busy", "member")
-	seedApplication(t, a, uuid.New(), busyID, "draft")
+	seedApplication(t, a, busyID, "draft")
 	busy := as(t, a, anon, busyID)
 
 	big, ct := multipartResume(t, "cv.pdf", append(pdfFile("big"), bytes.Repeat([]byte("x"), 4<<20)...))
@@ -283,7 +287,7 @@ func TestResumeUploadGuards(t *testing.T) {
 	check429(t, busy.upload("cv.pdf", pdfFile("third")))
 	// Another account is not held back.
 	other := account(t, a, "other@example.com", "Other", "member")
-	seedApplication(t, a, uuid.New(), other, "draft")
+	seedApplication(t, a, other, "draft")
 	if r := as(t, a, anon, other).upload("cv.pdf", pdfFile("other")); r.Status != http.StatusOK {
 		t.Fatalf("another account's upload: %d %s", r.Status, r.Body)
 	}

@@ -14,6 +14,7 @@ import (
 // records nothing. The previous execs of a term are those of terms that
 // start before it, never those of a later term.
 func TestHiringFinalizeGuards(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	oldTerm := hiringTermVia(t, super, "2025-2026", "2025-09-01", "2026-08-31", true)
@@ -92,6 +93,7 @@ func TestHiringFinalizeGuards(t *testing.T) {
 // nothing; another President or a superadmin moves it. Scope comes first:
 // another subteam's selection stays 404.
 func TestConflictSelections(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	term := hiringTermVia(t, super, "2026-2027", "2026-09-01", "2027-08-31", true)

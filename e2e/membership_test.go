@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"image/png"
 	"net/url"
 	"strings"
@@ -89,6 +90,7 @@ func decodeQR(t *testing.T, data []byte) string {
 }
 
 func TestMembershipJoinQRAndPayment(t *testing.T) {
+	t.Parallel()
 	f := newMemberFixture(t)
 	jane, _ := decAccount(t, f.a, f.anon, "jane@x.test", "member")
 	bob, _ := decAccount(t, f.a, f.anon, "bob@x.test", "member")
@@ -193,6 +195,7 @@ func TestMembershipJoinQRAndPayment(t *testing.T) {
 // query or the body), spelled exactly as the code spells it; without it,
 // or with another member's, nothing is recorded.
 func TestMembershipPaymentSignature(t *testing.T) {
+	t.Parallel()
 	f := newMemberFixture(t)
 	join := func(email string) (uuid.UUID, string) {
 		t.Helper()
@@ -290,22 +293,21 @@ type receiptRow struct {
 // waitReceipt waits until the receipt of a transaction leaves processing.
 func waitReceipt(t *testing.T, c *client, tx string) receiptRow {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var found receiptRow
+	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
 		var list struct {
 			Items []receiptRow `json:"items"`
 		}
 		c.expect(200, "GET", "/api/admin/receipts?page_size=50", nil).JSON(t, &list)
 		for _, r := range list.Items {
 			if r.TransactionID == tx && r.Status != "processing" && r.Status != "duplicate" {
-				return r
+				found = r
+				return true, ""
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("receipt %s not processed: %+v", tx, list.Items)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return false, fmt.Sprintf("receipt %s not processed: %+v", tx, list.Items)
+	})
+	return found
 }
 
 func membershipOf(t *testing.T, a *app.App, email string, term uuid.UUID) (status, method string, amount int64, n int) {
@@ -321,6 +323,7 @@ func membershipOf(t *testing.T, a *app.App, email string, term uuid.UUID) (statu
 }
 
 func TestMembershipWebhook(t *testing.T) {
+	t.Parallel()
 	f := newMemberFixture(t)
 	jane, _ := decAccount(t, f.a, f.anon, "jane@x.test", "member")
 	jane.expect(201, "POST", "/api/membership", nil)

@@ -15,6 +15,7 @@ import (
 // object was uploaded under it, so nobody can point their form at a
 // headshot that does not exist and break the term's ZIP.
 func TestOnboardingHeadshotKeys(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	now := time.Now().UTC().Truncate(time.Second)
@@ -81,6 +82,7 @@ func zipEntries(t *testing.T, body []byte) map[string][]byte {
 // is left out of the ZIP and listed in its missing.txt; the others are
 // still exported.
 func TestOnboardingZipSkipsMissing(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	now := time.Now().UTC().Truncate(time.Second)

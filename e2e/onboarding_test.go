@@ -86,201 +86,13 @@ func wantClosed(t *testing.T, r response, prefix string) {
 	}
 }
 
-// TestOnboardingForms covers both forms: eligibility, the windows against
-// the database clock, create vs update, validation and headshot uploads.
-func TestOnboardingForms(t *testing.T) {
-	a, anon := newApp(t)
-	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
-	now := time.Now().UTC().Truncate(time.Second)
-	prev := termWithWindows(t, super, "2025-2026", "2025-09-01", "2026-08-31",
-		[2]time.Time{now.Add(-400 * 24 * time.Hour), now.Add(-390 * 24 * time.Hour)},
-		[2]time.Time{now.Add(-400 * 24 * time.Hour), now.Add(-390 * 24 * time.Hour)})
-	term := termWithWindows(t, super, "2026-2027", "2026-09-01", "2027-08-31",
-		[2]time.Time{now.Add(-time.Hour), now.Add(24 * time.Hour)},
-		[2]time.Time{now.Add(2 * time.Hour), now.Add(48 * time.Hour)})
-	hiringPosition(t, super, term, "VP Design", "design", "vp")
-	hiringPosition(t, super, term, "Designer", "design", "exec")
-
-	vp := as(t, a, anon, execAccount(t, a, "vp@example.com", "admin", "VP", "design", &term))
-	old := as(t, a, anon, execAccount(t, a, "old@example.com", "admin", "Exec", "web", &prev))
-	member := as(t, a, anon, account(t, a, "m@example.com", "M", "member"))
-
-	// Eligibility comes before the window.
-	member.expect(403, "GET", "/api/onboarding", nil)
-	old.expect(403, "GET", "/api/onboarding", nil)
-	vp.expect(403, "GET", "/api/onboarding/returning", nil)
-	if title, _ := errorOf(t, member.expect(403, "GET", "/api/onboarding/returning", nil)); title != "Forbidden" {
-		t.Errorf("ineligible returning: %s", title)
-	}
-	member.expect(403, "PUT", "/api/onboarding", formSubmission("M", "Designer"))
-	member.uploadHeadshot("/api/onboarding/headshot", pngFile(), "true")
-
-	// The open form.
-	var form struct {
-		Term struct {
-			ID uuid.UUID `json:"id"`
-		} `json:"term"`
-		Window struct {
-			Open bool `json:"open"`
-		} `json:"window"`
-		RoleOptions []string        `json:"role_options"`
-		Submission  *map[string]any `json:"submission"`
-	}
-	vp.expect(200, "GET", "/api/onboarding", nil).JSON(t, &form)
-	if form.Term.ID != term || !form.Window.Open || strings.Join(form.RoleOptions, ",") != "Designer,VP Design" || form.Submission != nil {
-		t.Fatalf("form %+v", form)
-	}
-	vp.expect(200, "GET", "/api/onboarding?term_id="+term.String(), nil)
-	vp.expect(400, "GET", "/api/onboarding?term_id=nope", nil)
-	vp.expect(404, "GET", "/api/onboarding?term_id="+uuid.NewString(), nil)
-
-	// Validation: every field's reason.
-	r := vp.expect(400, "PUT", "/api/onboarding", map[string]any{"display_name": "", "email": "nope", "role": "King",
-		"term_type": "spring", "ds_competency": "guru", "chat_handle": strings.Repeat("c", 101)})
-	details, _ := r.Map(t)["details"].(map[string]any)
-	for _, f := range []string{"display_name", "email", "role", "term_type", "ds_competency", "chat_handle"} {
-		if details[f] == nil {
-			t.Errorf("no detail for %s: %v", f, details)
-		}
-	}
-	r = vp.expect(400, "PUT", "/api/onboarding", map[string]any{"display_name": "V"})
-	if d := r.Map(t)["details"].(map[string]any); d["email"] == nil || d["role"] == nil {
-		t.Errorf("missing fields: %v", d)
-	}
-	vp.expect(400, "PUT", "/api/onboarding", map[string]any{"display_name": "V", "unknown": 1})
-	body := formSubmission("Vee", "VP Design")
-	body["headshot_key"] = "headshots/" + term.String() + "/onboarding/" + uuid.NewString() + ".png"
-	body["headshot_consent"] = true
-	if d := vp.expect(400, "PUT", "/api/onboarding", body).Map(t)["details"].(map[string]any); d["headshot_key"] == nil {
-		t.Errorf("someone else's key: %v", d)
-	}
-	if n := countRows(t, a, `SELECT count(*) FROM exec_form_submissions`); n != 0 {
-		t.Fatalf("%d rows after refusals", n)
-	}
-
-	// Create, then update: one row.
-	vp.expect(201, "PUT", "/api/onboarding", formSubmission("Vee", "VP Design"))
-	var saved struct {
-		Submission map[string]any `json:"submission"`
-	}
-	vp.expect(200, "PUT", "/api/onboarding", formSubmission("Vee Two", "Designer")).JSON(t, &saved)
-	if saved.Submission["display_name"] != "Vee Two" || saved.Submission["role"] != "Designer" || saved.Submission["headshot_key"] != nil {
-		t.Errorf("updated %v", saved.Submission)
-	}
-	if n := countRows(t, a, `SELECT count(*) FROM exec_form_submissions WHERE profile_id = (SELECT id FROM profiles WHERE email = 'vp@example.com')`); n != 1 {
-		t.Errorf("%d rows, want 1", n)
-	}
-
-	// Headshots.
-	vp.expect(415, "POST", "/api/onboarding/headshot", "x", "Content-Type", "text/plain") // not multipart
-	if r := vp.uploadHeadshot("/api/onboarding/headshot", pngFile(), ""); r.Status != 400 {
-		t.Errorf("no consent: %d %s", r.Status, r.Body)
-	}
-	if r := vp.uploadHeadshot("/api/onboarding/headshot", pngFile(), "false"); r.Status != 400 {
-		t.Errorf("consent false: %d %s", r.Status, r.Body)
-	}
-	if r := vp.uploadHeadshot("/api/onboarding/headshot", nil, "true"); r.Status != 400 {
-		t.Errorf("no file: %d %s", r.Status, r.Body)
-	}
-	if r := vp.uploadHeadshot("/api/onboarding/headshot", []byte("GIF89a........"), "true"); r.Status != 415 {
-		t.Errorf("gif: %d %s", r.Status, r.Body)
-	}
-	if r := vp.uploadHeadshot("/api/onboarding/headshot", pdfFile("x"), "true"); r.Status != 415 {
-		t.Errorf("pdf: %d %s", r.Status, r.Body)
-	}
-	big := append(jpegFile(), make([]byte, 5<<20)...)
-	if r := vp.uploadHeadshot("/api/onboarding/headshot", big, "true"); r.Status != 413 {
-		t.Errorf("6 MB: %d %s", r.Status, r.Body)
-	}
-	exact := append(pngFile(), make([]byte, 5<<20-len(pngFile()))...)
-	var up struct {
-		Key string `json:"key"`
-	}
-	vp.uploadHeadshot("/api/onboarding/headshot", exact, "true").JSON(t, &up)
-	vpID := principalID(t, a, "vp@example.com")
-	pngKey := "headshots/" + term.String() + "/onboarding/" + vpID.String() + ".png"
-	if up.Key != pngKey {
-		t.Fatalf("key %q, want %q", up.Key, pngKey)
-	}
-	if got := objectBytes(t, a, pngKey); !bytes.Equal(got, exact) {
-		t.Errorf("stored %d bytes, uploaded %d", len(got), len(exact))
-	}
-	vp.expect(200, "GET", "/api/onboarding", nil).JSON(t, &form)
-	if form.Submission == nil || (*form.Submission)["headshot_key"] != pngKey || (*form.Submission)["headshot_consent"] != true {
-		t.Errorf("submission after upload: %v", form.Submission)
-	}
-	// A JPEG replaces it; the PNG object goes (the HeadshotCleanup workflow,
-	// queued with the change).
-	vp.uploadHeadshot("/api/onboarding/headshot", jpegFile(), "true").JSON(t, &up)
-	if !strings.HasSuffix(up.Key, vpID.String()+".jpg") {
-		t.Errorf("jpeg key %s", up.Key)
-	}
-	stored := func(key string) bool {
-		ok, err := a.Blob.Exists(context.Background(), key)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ok
-	}
-	waitFor(t, "the replaced PNG headshot deleted", func() bool { return !stored(pngKey) })
-	// Left out, the headshot stays; null removes it from the submission,
-	// and its object goes too.
-	vp.expect(200, "PUT", "/api/onboarding", formSubmission("Vee", "VP Design")).JSON(t, &saved)
-	if saved.Submission["headshot_key"] != up.Key {
-		t.Errorf("headshot dropped: %v", saved.Submission)
-	}
-	removal := formSubmission("Vee", "VP Design")
-	removal["headshot_key"] = nil
-	vp.expect(200, "PUT", "/api/onboarding", removal).JSON(t, &saved)
-	if saved.Submission["headshot_key"] != nil {
-		t.Errorf("headshot kept after null: %v", saved.Submission)
-	}
-	waitFor(t, "the removed JPEG headshot deleted", func() bool { return !stored(up.Key) })
-	recordHeadshotCleanup(t, a)
-
-	// Not yet open, closed: 403 with the dates, nothing stored.
-	before := countRows(t, a, `SELECT count(*) FROM exec_form_submissions WHERE display_name = 'Vee'`)
-	setWindow(t, super, term, "onboarding", now.Add(time.Hour), now.Add(2*time.Hour))
-	wantClosed(t, vp.do("GET", "/api/onboarding", nil), "Onboarding for 2026-2027 opens ")
-	wantClosed(t, vp.do("PUT", "/api/onboarding", formSubmission("Changed", "VP Design")), "Onboarding for 2026-2027 opens ")
-	wantClosed(t, vp.uploadHeadshot("/api/onboarding/headshot", pngFile(), "true"), "Onboarding for 2026-2027 opens ")
-	setWindow(t, super, term, "onboarding", now.Add(-2*time.Hour), now.Add(-time.Hour))
-	wantClosed(t, vp.do("GET", "/api/onboarding", nil), "Onboarding for 2026-2027 closed on ")
-	wantClosed(t, vp.do("PUT", "/api/onboarding", formSubmission("Changed", "VP Design")), "Onboarding for 2026-2027 closed on ")
-	if after := countRows(t, a, `SELECT count(*) FROM exec_form_submissions WHERE display_name = 'Vee'`); after != before || before != 1 {
-		t.Errorf("closed form changed rows: %d -> %d", before, after)
-	}
-	// Still ineligible first.
-	if title, _ := errorOf(t, member.expect(403, "GET", "/api/onboarding", nil)); title != "Forbidden" {
-		t.Errorf("ineligible on a closed form: %s", title)
-	}
-
-	// The returning form: execs of the term before.
-	wantClosed(t, old.do("GET", "/api/onboarding/returning", nil), "The returning-exec form for 2026-2027 opens ")
-	setWindow(t, super, term, "returning", now.Add(-time.Hour), now.Add(time.Hour))
-	old.expect(200, "GET", "/api/onboarding/returning", nil).JSON(t, &form)
-	if !form.Window.Open || form.Submission != nil {
-		t.Errorf("returning form %+v", form)
-	}
-	old.expect(201, "PUT", "/api/onboarding/returning", formSubmission("Olde", "Designer"))
-	old.expect(200, "PUT", "/api/onboarding/returning", formSubmission("Olde", "VP Design"))
-	old.uploadHeadshot("/api/onboarding/returning/headshot", pngFile(), "true").JSON(t, &up)
-	if up.Key != "headshots/"+term.String()+"/returning/"+principalID(t, a, "old@example.com").String()+".png" {
-		t.Errorf("returning key %s", up.Key)
-	}
-	vp.expect(403, "PUT", "/api/onboarding/returning", formSubmission("Vee", "VP Design"))
-	if n := countRows(t, a, `SELECT count(*) FROM exec_form_submissions WHERE kind = 'returning'`); n != 1 {
-		t.Errorf("%d returning rows", n)
-	}
-}
-
 func principalID(t *testing.T, a *app.App, email string) uuid.UUID {
 	t.Helper()
-	var id uuid.UUID
-	if err := a.Store.Pool().QueryRow(context.Background(), `SELECT id FROM profiles WHERE email = $1`, email).Scan(&id); err != nil {
+	p, err := a.Store.ProfileGetByEmail(context.Background(), email)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return id
+	return p.ID
 }
 
 func objectBytes(t *testing.T, a *app.App, key string) []byte {
@@ -300,6 +112,7 @@ func objectBytes(t *testing.T, a *app.App, key string) []byte {
 // TestOnboardingExports covers the review list's scope, the CSV and the
 // headshot ZIP.
 func TestOnboardingExports(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	now := time.Now().UTC().Truncate(time.Second)

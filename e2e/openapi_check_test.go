@@ -23,7 +23,10 @@ import (
 // status documented, the Content-Type one the response lists and the body
 // valid against its schema (formats such as uuid and date-time asserted).
 type openAPIChecker struct {
-	v validator.Validator
+	// mu serializes validations: parallel tests share the checker, and the
+	// validator has had data races in concurrent use upstream.
+	mu sync.Mutex
+	v  validator.Validator
 }
 
 var (
@@ -85,7 +88,9 @@ func (k *openAPIChecker) validate(method, path string, r response) error {
 		ContentLength: int64(len(r.Body)),
 		Request:       req,
 	}
+	k.mu.Lock()
 	ok, verrs := k.v.ValidateHttpResponse(req, resp)
+	k.mu.Unlock()
 	if ok && len(verrs) == 0 {
 		return nil
 	}
@@ -127,6 +132,7 @@ func checkResponse(t *testing.T, method, path string, r response) {
 }
 
 func TestOpenAPICheckerCatchesDrift(t *testing.T) {
+	t.Parallel()
 	jsonHeader := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
 	user := `{"id":"0b5e0c39-3f1c-4b8e-9a43-3f3e8f0f9a11","email":"ada@example.com","display_name":"Ada",` +
 		`"role":"member","email_confirmed":true,"exec_role":null,"membership":null,"marketing_opt_in":false}`
@@ -183,6 +189,7 @@ func TestOpenAPICheckerCatchesDrift(t *testing.T) {
 // literal segments win over {param} ones. Each operation of this document
 // answers its own template as a const, so only the right match validates.
 func TestOpenAPIPathMatching(t *testing.T) {
+	t.Parallel()
 	templates := []string{
 		"/api/users/{id}",
 		"/api/users/me",

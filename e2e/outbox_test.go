@@ -50,12 +50,12 @@ func progress(a *app.App, id string) string {
 // it could announce offers before they were visible and email no one);
 // after the commit every offered applicant is emailed.
 func TestOfferWorkflowWaitsForCommit(t *testing.T) {
+	t.Parallel()
 	a, _ := newApp(t)
 	admin := account(t, a, "admin@example.com", "Admin", "admin")
 	var ids []uuid.UUID
 	for _, name := range []string{"ana", "ben", "cy"} {
-		id := uuid.New()
-		seedApplication(t, a, id, account(t, a, name+"@example.com", name, "member"), "submitted")
+		id := seedApplication(t, a, account(t, a, name+"@example.com", name, "member"), "submitted")
 		ids = append(ids, id)
 	}
 	ctx := context.Background()
@@ -83,9 +83,9 @@ func TestOfferWorkflowWaitsForCommit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "offer emails to every applicant", func() bool {
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 		return sentTo(t, a, "offer", "ana@example.com") && sentTo(t, a, "offer", "ben@example.com") &&
-			sentTo(t, a, "offer", "cy@example.com")
+			sentTo(t, a, "offer", "cy@example.com"), "offer emails to every applicant"
 	})
 }
 
@@ -93,10 +93,10 @@ func TestOfferWorkflowWaitsForCommit(t *testing.T) {
 // answers the stored response and sends no second email; the key reused
 // for another request is 422.
 func TestDecisionIdempotencyKey(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin := as(t, a, anon, account(t, a, "admin@example.com", "Admin", "admin"))
-	id := uuid.New()
-	seedApplication(t, a, id, account(t, a, "ana@example.com", "Ana", "member"), "submitted")
+	id := seedApplication(t, a, account(t, a, "ana@example.com", "Ana", "member"), "submitted")
 	body := map[string]any{"application_ids": []uuid.UUID{id}, "decision": "offer",
 		"rsvp_deadline": time.Now().Add(72 * time.Hour).UTC().Format(time.RFC3339)}
 	first := admin.expect(http.StatusOK, "POST", "/api/admin/applications/decisions", body, "Idempotency-Key", "retry-1")
@@ -110,7 +110,7 @@ func TestDecisionIdempotencyKey(t *testing.T) {
 	if n := len(decEvents(t, a, id)); n != 1 {
 		t.Fatalf("%d decision events, want 1", n)
 	}
-	waitFor(t, "the offer email", func() bool { return sentTo(t, a, "offer", "ana@example.com") })
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) { return sentTo(t, a, "offer", "ana@example.com"), "the offer email" })
 
 	other := map[string]any{"application_ids": []uuid.UUID{id}, "decision": "waitlist"}
 	r := admin.expect(http.StatusUnprocessableEntity, "POST", "/api/admin/applications/decisions", other, "Idempotency-Key", "retry-1")
@@ -136,23 +136,25 @@ func TestDecisionIdempotencyKey(t *testing.T) {
 // offer is open (a new deadline) announces nothing new; the new batch's
 // workflow owns the offer from then on.
 func TestReofferSendsNoSecondOfferEmail(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	admin := as(t, a, anon, account(t, a, "admin@example.com", "Admin", "admin"))
-	held, fresh := uuid.New(), uuid.New()
-	seedApplication(t, a, held, account(t, a, "held@example.com", "Held", "member"), "submitted")
-	seedApplication(t, a, fresh, account(t, a, "fresh@example.com", "Fresh", "member"), "submitted")
+	held := seedApplication(t, a, account(t, a, "held@example.com", "Held", "member"), "submitted")
+	fresh := seedApplication(t, a, account(t, a, "fresh@example.com", "Fresh", "member"), "submitted")
 	var b1, b2 decAnswer
 	admin.expect(http.StatusOK, "POST", "/api/admin/applications/decisions", map[string]any{
 		"application_ids": []uuid.UUID{held}, "decision": "offer",
 		"rsvp_deadline": time.Now().Add(72 * time.Hour).UTC().Format(time.RFC3339)}).JSON(t, &b1)
-	waitFor(t, "the first offer email", func() bool { return sentTo(t, a, "offer", "held@example.com") })
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) { return sentTo(t, a, "offer", "held@example.com"), "the first offer email" })
 	admin.expect(http.StatusOK, "POST", "/api/admin/applications/decisions", map[string]any{
 		"application_ids": []uuid.UUID{held, fresh}, "decision": "offer",
 		"rsvp_deadline": time.Now().Add(96 * time.Hour).UTC().Format(time.RFC3339)}).JSON(t, &b2)
-	waitFor(t, "the second batch's announcement", func() bool {
-		return progress(a, workflows.RsvpDeadlineID(b2.BatchID)) == "waiting to remind"
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		return progress(a, workflows.RsvpDeadlineID(b2.BatchID)) == "waiting to remind", "the second batch's announcement"
 	})
-	waitFor(t, "the new applicant's offer email", func() bool { return sentTo(t, a, "offer", "fresh@example.com") })
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		return sentTo(t, a, "offer", "fresh@example.com"), "the new applicant's offer email"
+	})
 	if n := emailCount(t, a, "offer", "held@example.com"); n != 1 {
 		t.Fatalf("%d offer emails to the re-offered applicant, want 1", n)
 	}
@@ -163,6 +165,7 @@ func TestReofferSendsNoSecondOfferEmail(t *testing.T) {
 // and idempotency key (never by its recipient: the UI shows search
 // attributes to everyone who can open it).
 func TestWorkflowsListedByKind(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	email := "listed-" + uuid.NewString()[:8] + "@example.com"
 	signup(t, a, anon, email, "correct horse battery", "Listed")
@@ -174,7 +177,7 @@ func TestWorkflowsListedByKind(t *testing.T) {
 	}
 	query := "HackdeskKind = 'email' AND HackdeskSubject = '" + e.IdempotencyKey + "'"
 	var ids []string
-	waitFor(t, "the workflow in the visibility store", func() bool {
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 		resp, err := a.Temporal.ListWorkflow(context.Background(), &workflowservice.ListWorkflowExecutionsRequest{Query: query})
 		if err != nil {
 			t.Fatalf("list %q: %v", query, err)
@@ -183,7 +186,7 @@ func TestWorkflowsListedByKind(t *testing.T) {
 		for _, e := range resp.Executions {
 			ids = append(ids, e.Execution.WorkflowId)
 		}
-		return len(ids) > 0
+		return len(ids) > 0, "the workflow in the visibility store"
 	})
 	if len(ids) != 1 || len(ids[0]) < len("email:confirm:") || ids[0][:len("email:confirm:")] != "email:confirm:" {
 		t.Fatalf("workflows listed for %s: %v", email, ids)
@@ -194,6 +197,7 @@ func TestWorkflowsListedByKind(t *testing.T) {
 // commit happened) and dies before its dispatcher starts the email's
 // workflow. The next process on the same database starts it, once.
 func TestCrashBetweenCommitAndStart(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	ctx := context.Background()
 	crashed, err := app.Open(ctx, cfg, testenv.Logger(t), io.Discard)

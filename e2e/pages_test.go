@@ -52,6 +52,7 @@ func built(t *testing.T, name string) []byte {
 // The front end as a browser meets it on the real stack: pages, the sign-in
 // redirect, /apply after submitting, the HTML 404 and precompressed assets.
 func TestPages(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	base := anon.base
 	s3, err := url.Parse(a.Config.S3Endpoint)

@@ -75,6 +75,7 @@ func newHiringSetup(t *testing.T) hiringSetup {
 // questions whose positions are all of their subteam; general questions
 // are the President's; editable flags follow the same rule.
 func TestQuestionBankScope(t *testing.T) {
+	t.Parallel()
 	h := newHiringSetup(t)
 
 	general := newQuestion(t, h.pres, map[string]any{"prompt": "Why us?", "type": "textarea", "required": true})
@@ -222,6 +223,7 @@ func patchApp(t *testing.T, c *client, want int, body map[string]any) (applicant
 // answers no longer applicable go, and reviewers read them with prompts,
 // an archived question's included.
 func TestQuestionAnswers(t *testing.T) {
+	t.Parallel()
 	h := newHiringSetup(t)
 	general := newQuestion(t, h.pres, map[string]any{"prompt": "Why us?", "type": "textarea", "required": true, "char_limit": 20})
 	design := newQuestion(t, h.vpDesign, map[string]any{"prompt": "Portfolio?", "type": "text", "required": true,
@@ -235,8 +237,7 @@ func TestQuestionAnswers(t *testing.T) {
 	if got := applicantQuestions(t, c); len(got) != 2 || got[0] != general || got[1] != open {
 		t.Errorf("questions without application = %v", got)
 	}
-	appID := uuid.New()
-	seedApplication(t, h.a, appID, ann, "draft")
+	appID := seedApplication(t, h.a, ann, "draft")
 	if got := applicantQuestions(t, c); len(got) != 2 {
 		t.Errorf("questions without positions = %v", got)
 	}

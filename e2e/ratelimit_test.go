@@ -11,6 +11,7 @@ import (
 )
 
 func TestRateLimits(t *testing.T) {
+	t.Parallel()
 	a, _ := newApp(t)
 	limits := api.RateLimits{
 		LoginPerIP:       api.RateLimit{Requests: 5, Window: time.Minute},

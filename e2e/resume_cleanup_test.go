@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"hackdesk/app"
@@ -21,37 +22,33 @@ func cleanupRuns(t *testing.T, a *app.App, n int) map[string][]workflows.ResumeC
 	t.Helper()
 	ctx := context.Background()
 	query := fmt.Sprintf("WorkflowType = 'ResumeCleanup' AND TaskQueue = '%s'", a.Config.TaskQueue)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	var runs []*workflowpb.WorkflowExecutionInfo
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 		resp, err := a.Temporal.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Query: query})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(resp.Executions) >= n {
-			out := map[string][]workflows.ResumeCleanupResult{}
-			for _, ex := range resp.Executions {
-				var res workflows.ResumeCleanupResult
-				run := a.Temporal.GetWorkflow(ctx, ex.Execution.WorkflowId, ex.Execution.RunId)
-				if err := run.Get(ctx, &res); err != nil {
-					t.Fatalf("%s: %v", ex.Execution.WorkflowId, err)
-				}
-				// The ID is resume-cleanup:<old key>:<upload id>.
-				id := strings.TrimPrefix(ex.Execution.WorkflowId, "resume-cleanup:")
-				oldKey := id[:strings.LastIndex(id, ":")]
-				out[oldKey] = append(out[oldKey], res)
-				name := "resume_cleanup_deleted"
-				if !res.Deleted {
-					name = "resume_cleanup_kept"
-				}
-				testenv.RecordHistory(t, a.Temporal, ex.Execution.WorkflowId, name)
-			}
-			return out
+		runs = resp.Executions
+		return len(runs) >= n, fmt.Sprintf("only %d of %d cleanup runs appeared", len(runs), n)
+	})
+	out := map[string][]workflows.ResumeCleanupResult{}
+	for _, ex := range runs {
+		var res workflows.ResumeCleanupResult
+		run := a.Temporal.GetWorkflow(ctx, ex.Execution.WorkflowId, ex.Execution.RunId)
+		if err := run.Get(ctx, &res); err != nil {
+			t.Fatalf("%s: %v", ex.Execution.WorkflowId, err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d of %d cleanup runs appeared", len(resp.Executions), n)
+		// The ID is resume-cleanup:<old key>:<upload id>.
+		id := strings.TrimPrefix(ex.Execution.WorkflowId, "resume-cleanup:")
+		oldKey := id[:strings.LastIndex(id, ":")]
+		out[oldKey] = append(out[oldKey], res)
+		name := "resume_cleanup_deleted"
+		if !res.Deleted {
+			name = "resume_cleanup_kept"
 		}
-		time.Sleep(200 * time.Millisecond)
+		testenv.RecordHistory(t, a.Temporal, ex.Execution.WorkflowId, name)
 	}
+	return out
 }
 
 func exists(t *testing.T, a *app.App, key string) bool {
@@ -67,6 +64,7 @@ func exists(t *testing.T, a *app.App, key string) bool {
 // Temporal server with a two-second grace: a replaced resume is deleted, the
 // current one never is, even when the same key comes back.
 func TestResumeReplacement(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "barbara@example.com", "Barbara")
 	createApplication(t, me, myID)

@@ -7,11 +7,11 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
 
 	"hackdesk/app"
+	"hackdesk/db"
 )
 
 // profileOptIn reads marketing_opt_in from a profile answer.
@@ -27,6 +27,7 @@ func profileOptIn(t *testing.T, r response) bool {
 // The profile page turns marketing email off and on; the one-click
 // unsubscribe's clearing shows there.
 func TestProfileMarketingOptIn(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "mary@example.com", "Mary Somerville")
 	if profileOptIn(t, me.expect(http.StatusOK, "GET", "/api/profile", nil)) {
@@ -139,6 +140,7 @@ func reviewPreview(t *testing.T, r response) (download, preview *string) {
 // DOC none; the download link stays an attachment. The reviewer's queue
 // and the admin details carry the same preview.
 func TestResumePreview(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "ada@example.com", "Ada Lovelace")
 	if l := resumeLinksOf(t, me); l.PreviewURL != nil || l.URL != nil {
@@ -190,52 +192,51 @@ func TestResumePreview(t *testing.T) {
 // updated_at stays. A resume whose object cannot be read gets no preview,
 // and the answer is still 200.
 func TestResumeTypeBackfill(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "grace@example.com", "Grace Hopper")
 	createApplication(t, me, myID)
 	pdf := pdfFile("grace")
 	me.upload("cv.pdf", pdf)
 	ctx := context.Background()
-	pool := a.Store.Pool()
-	var kind *string
-	if err := pool.QueryRow(ctx, `SELECT resume_type FROM applications WHERE profile_id = $1`, myID).Scan(&kind); err != nil {
-		t.Fatal(err)
+	stored := func(t *testing.T) db.Application {
+		t.Helper()
+		row, err := a.Store.ApplicationGetByProfile(ctx, myID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return row
 	}
-	if kind == nil || *kind != "pdf" {
-		t.Fatalf("the upload stored type %v, want pdf", kind)
+	// setResume stores a resume without its type, as before types were.
+	setResume := func(t *testing.T, key, name *string) {
+		t.Helper()
+		if err := a.Store.ApplicationSetResume(ctx, db.ApplicationSetResumeParams{ID: stored(t).ID, ResumeKey: key, ResumeName: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	uploaded := stored(t)
+	if uploaded.ResumeType == nil || *uploaded.ResumeType != "pdf" {
+		t.Fatalf("the upload stored type %v, want pdf", uploaded.ResumeType)
 	}
 
-	var before time.Time
-	if err := pool.QueryRow(ctx, `UPDATE applications SET resume_type = NULL WHERE profile_id = $1 RETURNING updated_at`,
-		myID).Scan(&before); err != nil {
-		t.Fatal(err)
-	}
+	setResume(t, uploaded.ResumeKey, uploaded.ResumeName)
+	before := stored(t).UpdatedAt
 	l := resumeLinksOf(t, me)
 	if l.PreviewURL == nil {
 		t.Fatal("no preview for a PDF stored without its type")
 	}
 	fetchPreview(t, *l.PreviewURL, pdf)
-	var after time.Time
-	if err := pool.QueryRow(ctx, `SELECT resume_type, updated_at FROM applications WHERE profile_id = $1`,
-		myID).Scan(&kind, &after); err != nil {
-		t.Fatal(err)
-	}
-	if kind == nil || *kind != "pdf" || !after.Equal(before) {
-		t.Fatalf("after the backfill: type %v, updated_at %s (was %s)", kind, after, before)
+	if after := stored(t); after.ResumeType == nil || *after.ResumeType != "pdf" || !after.UpdatedAt.Equal(before) {
+		t.Fatalf("after the backfill: type %v, updated_at %s (was %s)", after.ResumeType, after.UpdatedAt, before)
 	}
 
 	t.Run("MissingObject", func(t *testing.T) {
-		if _, err := pool.Exec(ctx, `UPDATE applications SET resume_type = NULL, resume_key = $2 WHERE profile_id = $1`,
-			myID, myID.String()+"/gone.pdf"); err != nil {
-			t.Fatal(err)
-		}
+		gone := myID.String() + "/gone.pdf"
+		setResume(t, &gone, uploaded.ResumeName)
 		if l := resumeLinksOf(t, me); l.URL == nil || l.PreviewURL != nil {
 			t.Fatalf("missing object: %+v", l)
 		}
-		if err := pool.QueryRow(ctx, `SELECT resume_type FROM applications WHERE profile_id = $1`, myID).Scan(&kind); err != nil {
-			t.Fatal(err)
-		}
-		if kind != nil {
+		if kind := stored(t).ResumeType; kind != nil {
 			t.Fatalf("a type (%s) was stored for an object that cannot be read", *kind)
 		}
 	})
@@ -244,6 +245,7 @@ func TestResumeTypeBackfill(t *testing.T) {
 // The owner's view carries the team's display names in listed order, as
 // the reviewer view does; an account without a name shows null.
 func TestOwnerViewTeamNames(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me, myID := member(t, a, anon, "ada@example.com", "Ada Lovelace")
 	member(t, a, anon, "alan@example.com", "Alan Turing")

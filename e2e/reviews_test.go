@@ -11,60 +11,10 @@ import (
 
 	"github.com/google/uuid"
 
-	acct "hackdesk/account"
 	"hackdesk/api"
-	"hackdesk/app"
 	"hackdesk/db"
+	"hackdesk/testenv"
 )
-
-// account creates a confirmed account with a role and returns its id.
-func account(t *testing.T, a *app.App, email, name, role string) uuid.UUID {
-	t.Helper()
-	p, err := acct.Create(context.Background(), a.Store.Queries, email, name, "password-"+email, role)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p.ID
-}
-
-// as returns a client holding a fresh session of the account (no login, so
-// no rate limit).
-func as(t *testing.T, a *app.App, base *client, id uuid.UUID) *client {
-	t.Helper()
-	return &client{t: t, base: base.base, token: newSession(t, a.Store, id)}
-}
-
-// seedApplication writes an application with a chosen id straight to the
-// database: submitted with every required field, or a draft.
-func seedApplication(t *testing.T, a *app.App, id, owner uuid.UUID, status string) {
-	t.Helper()
-	_, err := a.Store.Pool().Exec(context.Background(), `
-		INSERT INTO applications (id, profile_id, status, email, phone, discord, tshirt_size, age, country,
-			university, program, year_of_study, experience_level, hackathons_attended,
-			resume_key, resume_name, resume_type, q1_answer, q2_answer, coc_agreed, info_share_authorized, submitted_at)
-		SELECT $1::uuid, p.id, $3::text, p.email, '+1 613 555 0100', 'handle', 'M', 20, 'Canada',
-			'uOttawa', 'CS', '2', 'beginner', 1, p.id::text || '/cv.pdf', 'cv.pdf', 'pdf', 'q1', 'q2', true, true,
-			CASE WHEN $3::text = 'submitted' THEN now() END
-		FROM profiles p WHERE p.id = $2::uuid`, id, owner, status)
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-// seedReview writes a review straight to the database (the trigger keeps
-// the counters).
-func seedReview(t *testing.T, a *app.App, appID, reviewer uuid.UUID, scores ...int32) {
-	t.Helper()
-	if len(scores) == 0 {
-		scores = []int32{1, 1, 1, 1}
-	}
-	if _, err := a.Store.ReviewInsert(context.Background(), db.ReviewInsertParams{
-		ApplicationID: appID, ReviewerID: reviewer,
-		ResumeScore: scores[0], LinksScore: scores[1], Q1Score: scores[2], Q2Score: scores[3],
-	}); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func next(t *testing.T, c *client) (uuid.UUID, int) {
 	t.Helper()
@@ -96,6 +46,7 @@ func score(t *testing.T, c *client, appID uuid.UUID, want int) response {
 
 // TestAssignmentRule checks the rule on a data set whose answer is known.
 func TestAssignmentRule(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me := account(t, a, "reviewer@example.com", "Reviewer", "admin")
 	x := account(t, a, "x@example.com", "X", "admin")
@@ -120,12 +71,12 @@ func TestAssignmentRule(t *testing.T) {
 		if appID == draft {
 			status = "draft"
 		}
-		seedApplication(t, a, appID, owner, status)
+		testenv.Application(t, a.Store, owner, testenv.ApplicationOpts{ID: appID, Submitted: status == "submitted"})
 	}
-	seedReview(t, a, mine, me)
-	seedReview(t, a, h1, x)
-	seedReview(t, a, g2, x)
-	seedReview(t, a, g2, y)
+	testenv.Review(t, a.Store, mine, me)
+	testenv.Review(t, a.Store, h1, x)
+	testenv.Review(t, a.Store, g2, x)
+	testenv.Review(t, a.Store, g2, y)
 
 	c := as(t, a, anon, me)
 	want := []uuid.UUID{
@@ -156,15 +107,14 @@ func TestAssignmentRule(t *testing.T) {
 }
 
 func TestSubmitReview(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me := account(t, a, "rev@example.com", "Rev", "admin")
 	owner := account(t, a, "owner@example.com", "Owner", "member")
 	other := account(t, a, "drafter@example.com", "Drafter", "member")
-	appID, draftID := uuid.New(), uuid.New()
-	seedApplication(t, a, appID, owner, "submitted")
-	seedApplication(t, a, draftID, other, "draft")
-	ownApp := uuid.New()
-	seedApplication(t, a, ownApp, me, "submitted")
+	appID := seedApplication(t, a, owner, "submitted")
+	draftID := seedApplication(t, a, other, "draft")
+	ownApp := seedApplication(t, a, me, "submitted")
 	c := as(t, a, anon, me)
 
 	valid := func() map[string]any {
@@ -229,9 +179,8 @@ func TestSubmitReview(t *testing.T) {
 	if r.Map(t)["error"] != "Already reviewed" {
 		t.Fatalf("duplicate body %s", r.Body)
 	}
-	var count int32
-	if err := a.Store.Pool().QueryRow(context.Background(), `SELECT review_count FROM applications WHERE id = $1`, appID).Scan(&count); err != nil || count != 1 {
-		t.Fatalf("review_count = %d (%v), want 1", count, err)
+	if row, err := a.Store.ApplicationReviewView(context.Background(), appID); err != nil || row.Application.ReviewCount != 1 {
+		t.Fatalf("review_count = %d (%v), want 1", row.Application.ReviewCount, err)
 	}
 	// The schema holds the ranges too.
 	_, err := a.Store.ReviewInsert(context.Background(), db.ReviewInsertParams{ApplicationID: ownApp, ReviewerID: owner, ResumeScore: 9})
@@ -243,11 +192,12 @@ func TestSubmitReview(t *testing.T) {
 // TestConcurrentReviewers runs 32 admins looping random → submit until the
 // queue is exhausted for each of them.
 func TestConcurrentReviewers(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	const reviewers, applications = 32, 25
 	for i := 0; i < applications; i++ {
 		owner := account(t, a, fmt.Sprintf("app%d@example.com", i), "", "member")
-		seedApplication(t, a, uuid.New(), owner, "submitted")
+		seedApplication(t, a, owner, "submitted")
 	}
 	clients := make([]*client, reviewers)
 	for i := range clients {
@@ -323,6 +273,7 @@ func (failingStats) ReviewStatistics(context.Context) (db.ReviewStatisticsRow, e
 }
 
 func TestLeaderboard(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "super@example.com", "Super", "superadmin"))
 	ana := account(t, a, "ana@example.com", "Ana", "admin")
@@ -330,17 +281,16 @@ func TestLeaderboard(t *testing.T) {
 	cai := account(t, a, "cai@example.com", "Cai", "admin")
 	apps := make([]uuid.UUID, 4)
 	for i := range apps {
-		apps[i] = uuid.New()
-		seedApplication(t, a, apps[i], account(t, a, fmt.Sprintf("p%d@example.com", i), "", "member"), "submitted")
+		apps[i] = seedApplication(t, a, account(t, a, fmt.Sprintf("p%d@example.com", i), "", "member"), "submitted")
 	}
-	seedApplication(t, a, uuid.New(), account(t, a, "draft@example.com", "", "member"), "draft")
+	seedApplication(t, a, account(t, a, "draft@example.com", "", "member"), "draft")
 	// ana: 3 reviews, ben: 2, cai: 1.
-	seedReview(t, a, apps[0], ana, 3, 2, 7, 3)
-	seedReview(t, a, apps[1], ana, 1, 0, 4, 1)
-	seedReview(t, a, apps[2], ana, 2, 1, 5, 2)
-	seedReview(t, a, apps[0], ben, 0, 0, 0, 0)
-	seedReview(t, a, apps[1], ben, 3, 2, 6, 3)
-	seedReview(t, a, apps[3], cai, 1, 1, 1, 1)
+	testenv.Review(t, a.Store, apps[0], ana, 3, 2, 7, 3)
+	testenv.Review(t, a.Store, apps[1], ana, 1, 0, 4, 1)
+	testenv.Review(t, a.Store, apps[2], ana, 2, 1, 5, 2)
+	testenv.Review(t, a.Store, apps[0], ben, 0, 0, 0, 0)
+	testenv.Review(t, a.Store, apps[1], ben, 3, 2, 6, 3)
+	testenv.Review(t, a.Store, apps[3], cai, 1, 1, 1, 1)
 
 	as(t, a, anon, ana).expect(http.StatusForbidden, "GET", "/api/admin/leaderboard", nil)
 	anon.expect(http.StatusUnauthorized, "GET", "/api/admin/leaderboard", nil)

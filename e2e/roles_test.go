@@ -1,22 +1,18 @@
 package e2e
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	acct "hackdesk/account"
 	"hackdesk/api"
-	"hackdesk/auth"
-	"hackdesk/db"
 	"hackdesk/membership"
+	"hackdesk/testenv"
 )
 
 // caller is one identity of the role matrix.
@@ -48,22 +44,6 @@ var allowed = map[string]map[string]bool{
 	"President":     {"superadmin": true, "President": true},
 }
 
-// newSession opens a session for a profile straight in the store, so the
-// matrix can use a fresh one per request (logout revokes its own).
-func newSession(t testing.TB, store *db.Store, profileID uuid.UUID) string {
-	t.Helper()
-	tok, hash, err := auth.NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.SessionInsert(context.Background(), db.SessionInsertParams{
-		TokenHash: hash, ProfileID: profileID, ExpiresAt: time.Now().Add(time.Hour),
-	}); err != nil {
-		t.Fatal(err)
-	}
-	return tok
-}
-
 var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 
 // TestRoleMatrix walks every route registered on the router with every kind
@@ -72,18 +52,13 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 // HTML) for a caller the policy allows, else a 303 to sign in (anonymous,
 // with the path as next) or home (signed in without the role).
 func TestRoleMatrix(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
-	ctx := context.Background()
 	ids := map[string]uuid.UUID{}
 	for _, c := range callers[1:] {
-		p, err := acct.Create(ctx, a.Store.Queries, c.email, c.name, "matrix-password", c.role)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := testenv.Account(t, a.Store, testenv.AccountOpts{Email: c.email, Name: c.name, Password: "matrix-password", Role: c.role})
 		if c.exec != "" {
-			if err := acct.GrantByEmail(ctx, a.Store, c.email, acct.Change{Exec: c.exec, Subteam: "design"}); err != nil {
-				t.Fatal(err)
-			}
+			testenv.ExecRole(t, a.Store, p.ID, testenv.ExecRoleOpts{Position: c.exec, Subteam: "design"})
 		}
 		ids[c.name] = p.ID
 	}

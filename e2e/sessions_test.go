@@ -12,7 +12,7 @@ import (
 
 	acct "hackdesk/account"
 	"hackdesk/app"
-	"hackdesk/auth"
+	"hackdesk/testenv"
 )
 
 // sessionAt opens a session straight in the database as if it had been
@@ -20,18 +20,7 @@ import (
 // login stores, and returns a client holding it and the session's id.
 func sessionAt(t *testing.T, a *app.App, base *client, profile uuid.UUID, createdAgo, seenAgo time.Duration) (*client, uuid.UUID) {
 	t.Helper()
-	tok, hash, err := auth.NewToken()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var id uuid.UUID
-	if err := a.Store.Pool().QueryRow(context.Background(), `
-		INSERT INTO sessions (token_hash, profile_id, created_at, last_seen_at, expires_at)
-		VALUES ($1, $2, now() - make_interval(secs => $3), now() - make_interval(secs => $4),
-		        now() - make_interval(secs => $3) + interval '30 days')
-		RETURNING id`, hash, profile, createdAgo.Seconds(), seenAgo.Seconds()).Scan(&id); err != nil {
-		t.Fatal(err)
-	}
+	tok, id := testenv.Session(t, a.Store, profile, testenv.SessionOpts{CreatedAgo: createdAgo, SeenAgo: seenAgo})
 	return &client{t: t, base: base.base, token: tok}, id
 }
 
@@ -51,6 +40,7 @@ const day = 24 * time.Hour
 // absolute, admins' and superadmins' 12 hours idle / 7 days absolute, read
 // from the role at each request.
 func TestSessionLifetimesByRole(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	member := account(t, a, "member@example.com", "Member", "member")
 	admin := account(t, a, "admin@example.com", "Admin", "admin")
@@ -94,6 +84,7 @@ func TestSessionLifetimesByRole(t *testing.T) {
 // TestSessionPromotion: a member promoted to admin is held to the admin's
 // limits from the next request on; a session within them keeps working.
 func TestSessionPromotion(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	id := account(t, a, "rising@example.com", "Rising", "member")
 	week, _ := sessionAt(t, a, anon, id, 8*day, time.Hour)           // fine for a member only
@@ -126,6 +117,7 @@ type sessionsJSON struct {
 // TestSessionList: GET /api/auth/sessions lists the caller's live sessions
 // only, newest first, marks the current one, and shows no token.
 func TestSessionList(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me := account(t, a, "me@example.com", "Me", "member")
 	someone := account(t, a, "someone@example.com", "Someone", "member")
@@ -182,6 +174,7 @@ func TestSessionList(t *testing.T) {
 // TestSessionRevokeOthers: DELETE /api/auth/sessions signs the caller out
 // everywhere else; the current session and other people's keep working.
 func TestSessionRevokeOthers(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	me := account(t, a, "me@example.com", "Me", "member")
 	someone := account(t, a, "someone@example.com", "Someone", "member")

@@ -14,6 +14,7 @@ import (
 // few seconds ahead (PATCH) signal-with-starts a fresh run, which announces
 // each form to the people it is for when it opens and records each close.
 func TestTermWindowWorkflow(t *testing.T) {
+	t.Parallel()
 	a, anon := newApp(t)
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
 	prev := hiringTermVia(t, super, "2025-2026", "2025-09-01", "2026-08-31", false)
@@ -27,8 +28,8 @@ func TestTermWindowWorkflow(t *testing.T) {
 	id := workflows.TermWindowID(term)
 	// The run started with the term has nothing to wait for.
 	var res workflows.TermWindowResult
-	waitFor(t, "the first run", func() bool {
-		return countRows(t, a, `SELECT count(*) FROM workflow_starts WHERE workflow_id = $1 AND started_at IS NOT NULL`, id) == 1
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		return countRows(t, a, `SELECT count(*) FROM workflow_starts WHERE workflow_id = $1 AND started_at IS NOT NULL`, id) == 1, "the first run"
 	})
 	if err := a.Temporal.GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil {
 		t.Fatal(err)
@@ -49,12 +50,16 @@ func TestTermWindowWorkflow(t *testing.T) {
 		t.Fatalf("%d signal rows, want 1", n)
 	}
 
-	waitFor(t, "the onboarding announcement", func() bool { return sentTo(t, a, "exec_form_open", "vp@example.com") })
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		return sentTo(t, a, "exec_form_open", "vp@example.com"), "the onboarding announcement"
+	})
 	if time.Now().Before(oOpens) {
 		t.Fatal("announced before the window opened")
 	}
 	vp.expect(201, "PUT", "/api/onboarding", formSubmission("Vee", "VP"))
-	waitFor(t, "the returning announcement", func() bool { return sentTo(t, a, "exec_form_open", "old@example.com") })
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		return sentTo(t, a, "exec_form_open", "old@example.com"), "the returning announcement"
+	})
 
 	runCtx, cancelRun := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancelRun()

@@ -156,6 +156,7 @@ func keeps(t *testing.T, a *app.App, me *client, key string, want []byte, refuse
 }
 
 func TestUploadAttackResumes(t *testing.T) {
+	t.Parallel()
 	a := attackApp(t)
 	anon := &client{t: t, base: a.URL()}
 	me, myID := member(t, a, anon, "mallory@example.com", "Mallory")
@@ -337,6 +338,7 @@ func TestUploadAttackResumes(t *testing.T) {
 // TestUploadAttackHeadshots runs the client attacks against a headshot
 // upload: the stored headshot stays byte for byte what it was.
 func TestUploadAttackHeadshots(t *testing.T) {
+	t.Parallel()
 	a := attackApp(t)
 	anon := &client{t: t, base: a.URL()}
 	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
@@ -440,6 +442,7 @@ func readResponse(t *testing.T, conn net.Conn) rawAnswer {
 // hold, is a client error wherever it comes in: 400 from the JSON decoder
 // for a body, 400 from the store for a query parameter (both were 500).
 func TestBadInputNUL(t *testing.T) {
+	t.Parallel()
 	a := attackApp(t)
 	anon := &client{t: t, base: a.URL()}
 	me, myID := member(t, a, anon, "nul@example.com", "Nul")

@@ -12,6 +12,8 @@ import (
 // link (which acts only when "Confirm email" is pressed, since mail
 // scanners open links) and signs in on /login.
 func TestWebAccounts(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	a, _, site := webApp(t)
 	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
 		email := "ada.lovelace+" + vp.Name + "@example.com"
@@ -70,6 +72,8 @@ func TestWebAccounts(t *testing.T) {
 // An anonymous visitor opening /apply is sent to sign in and, once signed
 // in there, lands back on /apply.
 func TestWebSignInReturnsToApply(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	a, anon, site := webApp(t)
 	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
 		email := "grace+" + vp.Name + "@example.com"
@@ -99,6 +103,8 @@ func TestWebSignInReturnsToApply(t *testing.T) {
 // /profile turns "Send me marketing emails" off and on; the API agrees
 // after each change, and a reload shows the saved choice.
 func TestWebProfileMarketing(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	a, anon, site := webApp(t)
 	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
 		email := "katherine+" + vp.Name + "@example.com"

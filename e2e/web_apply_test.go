@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"hackdesk/testenv"
 	"hackdesk/testenv/browser"
 )
 
@@ -197,6 +199,8 @@ func orNull(p *string) string {
 // axe-core checks every step at the desktop's size and the first and last
 // at the phone's.
 func TestWebApply(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	a, anon, site := webApp(t)
 	type mate struct{ name, email string }
 	mates := []mate{
@@ -289,14 +293,14 @@ func TestWebApply(t *testing.T) {
 		if p.HasText("Uploaded: cv-one.pdf") {
 			t.Fatal("after replacing the resume the page still shows cv-one.pdf as uploaded")
 		}
-		waitFor(t, "the server to hold cv-two.pdf", func() bool {
+		testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 			var r struct {
 				Resume *struct {
 					Name string `json:"name"`
 				} `json:"resume"`
 			}
 			api.expect(http.StatusOK, "GET", "/api/applications/resumes", nil).JSON(t, &r)
-			return r.Resume != nil && r.Resume.Name == "cv-two.pdf"
+			return r.Resume != nil && r.Resume.Name == "cv-two.pdf", "the server to hold cv-two.pdf"
 		})
 
 		// A personal website the browser's rules accept (it matches the
@@ -332,8 +336,8 @@ func TestWebApply(t *testing.T) {
 			p.WaitFocused("textbox", "Personal website")
 		}
 		p.Fill("Personal website", "https://ada.dev")
-		waitFor(t, "the corrected website to be saved", func() bool {
-			return orNull(webOwnerAppOf(t, api).WebsiteURL) == "https://ada.dev"
+		testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+			return orNull(webOwnerAppOf(t, api).WebsiteURL) == "https://ada.dev", "the corrected website to be saved"
 		})
 		if p.HasText("Error: " + refusal) {
 			t.Fatal("the refusal still shows beside the field after the website was corrected and saved")
@@ -369,7 +373,7 @@ func TestWebApply(t *testing.T) {
 		}
 		p.WaitFocused("button", "Remove Katherine Johnson")
 		wantTeam := mates[0].email + "," + mates[2].email
-		waitFor(t, "the team to be saved", func() bool { return webOwnerAppOf(t, api).TeamMembers == wantTeam })
+		testenv.Eventually(t, 30*time.Second, func() (bool, string) { return webOwnerAppOf(t, api).TeamMembers == wantTeam, "the team to be saved" })
 		f.next()
 
 		// League Requirements.
@@ -438,6 +442,8 @@ func TestWebApply(t *testing.T) {
 // Next moves on, and the focus lands on the new heading: on a desktop the
 // next step's h1; on a phone each page's h2, then the next step's h1.
 func TestWebApplyKeyboard(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	a, anon, site := webApp(t)
 	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
 		email := "mary+" + vp.Name + "@example.com"
@@ -489,9 +495,9 @@ func TestWebApplyKeyboard(t *testing.T) {
 		enterOnNext("Your Experience")
 		// The next Tab goes on from the heading to the step's first field.
 		tab("combobox", "University", "")
-		waitFor(t, "the step's answers to reach the server draft", func() bool {
+		testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 			got := webOwnerAppOf(t, api)
-			return orNull(got.Phone) == "+1 709 555 0142" && got.TshirtSize != nil && *got.TshirtSize == "L"
+			return orNull(got.Phone) == "+1 709 555 0142" && got.TshirtSize != nil && *got.TshirtSize == "L", "the step's answers to reach the server draft"
 		})
 	})
 }

@@ -16,6 +16,8 @@ import (
 // steps are checked by TestWebApply, /events after joining by
 // TestWebEvents.)
 func TestWebAxe(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	a, anon, site := webApp(t)
 	super, _ := decAccount(t, a, anon, "super@x.test", "superadmin")
 	hiringTermVia(t, super, "2026-2027", "2026-09-01", "2027-04-30", true)
@@ -62,7 +64,7 @@ func TestWebAxe(t *testing.T) {
 			t.Error("/application without an application has no link to start one")
 		}
 
-		appID := decSeed(t, a, id, "submitted")
+		appID := seedApplication(t, a, id, "submitted")
 		check("/apply/submitted", "Application submitted", "What happens next")
 		check("/application", "Your application")
 

@@ -12,6 +12,8 @@ import (
 // payment QR code; the code decodes (as a pure barcode) to the signed link
 // of the member's page for executives, which an executive can open.
 func TestWebEvents(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
 	a, anon, site := webApp(t)
 	super, _ := decAccount(t, a, anon, "super@x.test", "superadmin")
 	exec, _ := decAccount(t, a, anon, "exec@x.test", "admin")

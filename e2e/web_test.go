@@ -1,12 +1,26 @@
 package e2e
 
 import (
+	"sync"
 	"testing"
 
 	"hackdesk/app"
 	"hackdesk/testenv"
 	"hackdesk/testenv/browser"
 )
+
+// browserMu lets one browser test run at a time. Chromium gives each Page a
+// browser context of its own, so parallel pages would not see each other,
+// but on two cores their 10-second waits for what a person sees are not
+// safe to share: browser tests run beside the API tests, one at a time.
+var browserMu sync.Mutex
+
+// browserTurn waits until no other browser test runs; call it after
+// t.Parallel.
+func browserTurn(t *testing.T) {
+	browserMu.Lock()
+	t.Cleanup(browserMu.Unlock)
+}
 
 // webApp starts an App for the browser tests and returns it, an anonymous
 // API client and where a browser reaches it: the configuration's

@@ -24,6 +24,7 @@ var unsubscribe = map[string]string{
 }
 
 func TestCheckHeaders(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		headers map[string]string
@@ -52,6 +53,7 @@ func TestCheckHeaders(t *testing.T) {
 }
 
 func TestLogSenderHeaders(t *testing.T) {
+	t.Parallel()
 	var buf bytes.Buffer
 	m := Message{Key: "k-1", From: "desk@example.org", To: "ada@example.org", Subject: "News", Text: "Body", Headers: unsubscribe}
 	if _, err := NewLogSender(&buf).Send(context.Background(), m); err != nil {
@@ -77,6 +79,7 @@ func (r *recordingSender) Send(_ context.Context, m Message) (string, error) {
 }
 
 func TestWithHeaders(t *testing.T) {
+	t.Parallel()
 	var rec recordingSender
 	s := WithHeaders(&rec, unsubscribe)
 	orig := map[string]string{"X-Own": "1"}
@@ -93,6 +96,7 @@ func TestWithHeaders(t *testing.T) {
 }
 
 func TestSMTPSenderHeaders(t *testing.T) {
+	t.Parallel()
 	srv := startFakeSMTP(t, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -134,6 +138,7 @@ func (f *fakeSES) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func TestSESSenderHeaders(t *testing.T) {
+	t.Parallel()
 	fake := &fakeSES{}
 	srv := httptest.NewServer(fake)
 	defer srv.Close()

@@ -14,6 +14,7 @@ import (
 )
 
 func TestRender(t *testing.T) {
+	t.Parallel()
 	t.Run("OKNotice", func(t *testing.T) {
 		got, err := Render("notice", map[string]string{"subject": "  Team update  ", "body": "Kick-off is at noon."})
 		if err != nil {
@@ -103,6 +104,7 @@ func TestRender(t *testing.T) {
 }
 
 func TestLogSender(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
 		var buf bytes.Buffer
 		s := NewLogSender(&buf)
@@ -142,6 +144,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestNewSMTPSender(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name     string
 		url      string
@@ -336,6 +339,7 @@ func newInsecureSender(t *testing.T, port int) *SMTPSender {
 }
 
 func TestSMTPSenderSend(t *testing.T) {
+	t.Parallel()
 	msg := Message{
 		Key:     "confirm/42:ada",
 		From:    "desk@hackdesk.test",
@@ -445,6 +449,7 @@ func TestSMTPSenderSend(t *testing.T) {
 }
 
 func TestMessageID(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ name, key, want string }{
 		{"OKPlain", "abc-1.2", "abc-1.2@hackdesk"},
 		{"OKReplacesOthers", "a/b c:d@e", "a-b-c-d-e@hackdesk"},

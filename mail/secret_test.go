@@ -8,6 +8,7 @@ import (
 // The kinds whose bodies carry one-time links are marked secret, so the
 // audit trail can hide and redact them; account_exists carries none.
 func TestRenderSecretKinds(t *testing.T) {
+	t.Parallel()
 	for kind, want := range map[string]bool{"confirm": true, "reset": true, "account_exists": false, "offer": false, "notice": false} {
 		data := map[string]string{"name": "Ada", "link": "https://x.example/l?token=t", "deadline": "soon",
 			"subject": "s", "body": "b", "login": "https://x.example/login", "reset": "https://x.example/forgot-password"}

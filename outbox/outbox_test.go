@@ -120,6 +120,7 @@ func exists(t *testing.T, tc client.Client, id string) (string, bool) {
 }
 
 func TestNotifyStartsAfterCommit(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	d := f.dispatcher()
 	d.Sweep = time.Hour // only a notification can wake it
@@ -155,6 +156,7 @@ func TestNotifyStartsAfterCommit(t *testing.T) {
 }
 
 func TestRollbackStartsNothing(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	run(t, f.dispatcher())
 	id := uniqueID(t, "rollback")
@@ -180,6 +182,7 @@ func TestRollbackStartsNothing(t *testing.T) {
 // TestSweepFindsLostNotification: with the notification lost (the trigger
 // disabled), the periodic sweep still starts the row.
 func TestSweepFindsLostNotification(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	if _, err := f.store.Pool().Exec(context.Background(), `ALTER TABLE workflow_starts DISABLE TRIGGER workflow_starts_notify`); err != nil {
 		t.Fatal(err)
@@ -201,6 +204,7 @@ func TestSweepFindsLostNotification(t *testing.T) {
 // and a row whose workflow was started by a dispatcher that died before
 // marking it is found as already started.
 func TestRestartAfterCrash(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	committed, halfDone := uniqueID(t, "committed"), uniqueID(t, "half-done")
 	enqueue(t, f.store, request(committed), request(halfDone))
@@ -224,6 +228,7 @@ func TestRestartAfterCrash(t *testing.T) {
 
 // TestSameRequestTwice: one business key, one row, one workflow.
 func TestSameRequestTwice(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	id := uniqueID(t, "twice")
 	var added []bool
@@ -256,6 +261,7 @@ func TestSameRequestTwice(t *testing.T) {
 // TestReplicasDispatchEachRowOnce: two dispatchers drain one outbox at
 // once; every row is started by exactly one of them (one attempt each).
 func TestReplicasDispatchEachRowOnce(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	const n = 60
 	reqs := make([]workflows.Request, n)
@@ -295,6 +301,7 @@ func TestReplicasDispatchEachRowOnce(t *testing.T) {
 // TestFailedStartRetriesWithBackoff: a start Temporal refuses is kept,
 // with the error and a later due time, and a later dispatch starts it.
 func TestFailedStartRetriesWithBackoff(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	id := uniqueID(t, "retry")
 	enqueue(t, f.store, request(id))
@@ -330,6 +337,7 @@ func TestFailedStartRetriesWithBackoff(t *testing.T) {
 }
 
 func TestRetryAfter(t *testing.T) {
+	t.Parallel()
 	for attempts, want := range map[int]time.Duration{0: time.Second, 1: 2 * time.Second, 4: 16 * time.Second, 8: 256 * time.Second, 9: 5 * time.Minute, 40: 5 * time.Minute} {
 		if got := outbox.RetryAfter(attempts); got != want {
 			t.Errorf("RetryAfter(%d) = %v, want %v", attempts, got, want)
@@ -347,6 +355,7 @@ func signalled(ctx workflow.Context, in string) (string, error) {
 // TestSignalWithStart: a signal row starts the workflow and delivers the
 // signal; the raw JSON inputs reach the workflow as its own types.
 func TestSignalWithStart(t *testing.T) {
+	t.Parallel()
 	f := setup(t)
 	w := sdkworker.New(f.tc, f.queue, sdkworker.Options{})
 	w.RegisterWorkflowWithOptions(signalled, workflow.RegisterOptions{Name: "TestSignalled"})

@@ -9,6 +9,7 @@ import (
 var master = []byte(strings.Repeat("k", 32))
 
 func TestSignVerify(t *testing.T) {
+	t.Parallel()
 	s := New(master, PurposeMembershipQR)
 	sig := s.Sign("abc")
 	if err := s.Verify("abc", sig); err != nil {
@@ -29,6 +30,7 @@ func TestSignVerify(t *testing.T) {
 }
 
 func TestSealOpen(t *testing.T) {
+	t.Parallel()
 	s := New(master, PurposeUnsubscribe)
 	tok := s.Seal("profile-1")
 	got, err := s.Open(tok)
@@ -47,6 +49,7 @@ func TestSealOpen(t *testing.T) {
 }
 
 func TestDecodeKey(t *testing.T) {
+	t.Parallel()
 	k := base64.StdEncoding.EncodeToString(master)
 	if b, err := DecodeKey(k); err != nil || string(b) != string(master) {
 		t.Fatalf("DecodeKey = %q, %v", b, err)
@@ -64,6 +67,7 @@ func TestDecodeKey(t *testing.T) {
 // two spare bits, so a lenient decoder would take four spellings; padding
 // and the standard alphabet are other spellings of the same bytes.
 func TestVerifyOneSpelling(t *testing.T) {
+	t.Parallel()
 	s := New(master, PurposeMembershipQR)
 	for _, msg := range []string{"abc", "0b5f2c1e-4a7d-4f0e-9d0a-3c2b1a000000", "x"} {
 		sig := s.Sign(msg)
@@ -107,6 +111,7 @@ func TestVerifyOneSpelling(t *testing.T) {
 
 // TestOpenOneSpelling: a sealed token opens in exactly its own spelling.
 func TestOpenOneSpelling(t *testing.T) {
+	t.Parallel()
 	s := New(master, PurposeUnsubscribe)
 	tok := s.Seal("profile-1") // "profile-1" is 9 bytes: 12 characters, no spare bits
 	tok2 := s.Seal("profile-12")

@@ -3,6 +3,7 @@ package slots
 import "testing"
 
 func TestPerKey(t *testing.T) {
+	t.Parallel()
 	p := NewPerKey(2)
 	r1, ok1 := p.TryAcquire("ann")
 	r2, ok2 := p.TryAcquire("ann")

@@ -9,6 +9,7 @@ import (
 )
 
 func TestSlotsBoundConcurrency(t *testing.T) {
+	t.Parallel()
 	s := New(3, 10*time.Second)
 	var wg sync.WaitGroup
 	for range 40 {
@@ -27,6 +28,7 @@ func TestSlotsBoundConcurrency(t *testing.T) {
 }
 
 func TestSlotsTurnAwayAfterTheirWait(t *testing.T) {
+	t.Parallel()
 	s := New(1, 50*time.Millisecond)
 	release, err := s.Acquire(context.Background())
 	if err != nil {
@@ -49,6 +51,7 @@ func TestSlotsTurnAwayAfterTheirWait(t *testing.T) {
 }
 
 func TestNewHasAtLeastOnePlace(t *testing.T) {
+	t.Parallel()
 	release, err := New(0, time.Millisecond).Acquire(context.Background())
 	if err != nil {
 		t.Fatalf("New(0) has no place: %v", err)

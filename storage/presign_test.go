@@ -41,6 +41,7 @@ func s3Signer() *v4.Signer {
 // the same object, time and lifetime: same path escaping of awkward keys,
 // same query, same SigV4 signature.
 func TestPresignMatchesS3PresignClient(t *testing.T) {
+	t.Parallel()
 	const (
 		endpoint = "http://127.0.0.1:7070"
 		region   = "us-east-1"
@@ -104,6 +105,7 @@ func TestPresignMatchesS3PresignClient(t *testing.T) {
 // signature the previous hand-written signer produced (which versitygw
 // accepted in the end-to-end tests) for an awkward key.
 func TestPresignGolden(t *testing.T) {
+	t.Parallel()
 	p, err := newPresigner("http://127.0.0.1:7070", "us-east-1", "hackdesk",
 		credentials.NewStaticCredentialsProvider("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", ""))
 	if err != nil {
@@ -126,6 +128,7 @@ func TestPresignGolden(t *testing.T) {
 }
 
 func TestPresignBadEndpoint(t *testing.T) {
+	t.Parallel()
 	if _, err := newPresigner("not a url", "us-east-1", "b", credentials.NewStaticCredentialsProvider("a", "b", "")); err == nil {
 		t.Fatal("want an error for an endpoint without a host")
 	}

@@ -7,6 +7,7 @@ import (
 
 // AXE_VERSION and the vendored file must be replaced together.
 func TestAxeVersionMatchesTheVendoredFile(t *testing.T) {
+	t.Parallel()
 	v := AxeVersion()
 	if strings.Count(v, ".") != 2 {
 		t.Fatalf("AXE_VERSION %q is not a version", v)
