@@ -1,8 +1,9 @@
 // Package account holds accounts and people: sign-up and the email
 // confirmation, sign-in and the lifetimes of sessions, the password reset,
 // the profile, the team-member search, and the administration of roles
-// (`hackdesk users create|grant`). Password hashing is package auth's;
-// the API's handlers decode, call a function here and encode.
+// (`hackdesk users create|grant` and the superadmins' users page).
+// Password hashing is package auth's; the API's handlers decode, call a
+// function here and encode.
 package account
 
 import (

@@ -46,6 +46,8 @@ var probedBodies = []probedBody{
 	{"updateProfile", []string{"display_name", "marketing_opt_in"}, func() any { return &account.ProfilePatch{} }},
 	{"createAccount", []string{"email", "display_name"}, func() any { return &account.SignupRequest{} }},
 	{"createSession", []string{"email", "password"}, func() any { return &account.LoginRequest{} }},
+	{"#AdminUserPatch", []string{"role", "exec"}, func() any { return &account.UserPatch{} }},
+	{"#AdminUserExec", []string{"position", "subteam"}, func() any { return &account.ExecInput{} }},
 	{"requestPasswordReset", []string{"email"}, func() any { return &account.ForgotRequest{} }},
 	{"resetPassword", []string{"token", "password"}, func() any { return &account.ResetRequest{} }},
 	{"#TokenRequest", []string{"token"}, func() any { return &account.TokenRequest{} }},

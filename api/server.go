@@ -142,6 +142,8 @@ func (s *Server) routes() []route {
 		{"GET", "/api/admin/applications", Admin, s.adminListApplications},
 		{"GET", "/api/admin/applications/{id}", Admin, s.adminGetApplication},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
+		{"GET", "/api/admin/users", Superadmin, s.listUsers},
+		{"PATCH", "/api/admin/users/{id}", Superadmin, s.patchUser},
 		{"GET", "/api/codehost/teams", Admin, s.codehostTeams},
 		{"GET", "/api/codehost/templates", Admin, s.codehostTemplates},
 		{"POST", "/api/codehost/foundry/launch", Admin, s.launchProject},

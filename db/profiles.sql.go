@@ -12,6 +12,132 @@ import (
 	"github.com/google/uuid"
 )
 
+const profileAdminCount = `-- name: ProfileAdminCount :one
+SELECT count(*) FROM profiles p
+WHERE ($1::text IS NULL OR p.role = $1::text)
+  AND ($2::text IS NULL
+       OR lower(p.email) LIKE $2::text
+       OR lower(coalesce(p.display_name, '')) LIKE $2::text)
+`
+
+type ProfileAdminCountParams struct {
+	Role    *string
+	Pattern *string
+}
+
+func (q *Queries) ProfileAdminCount(ctx context.Context, arg ProfileAdminCountParams) (int64, error) {
+	row := q.db.QueryRow(ctx, profileAdminCount, arg.Role, arg.Pattern)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
+const profileAdminGet = `-- name: ProfileAdminGet :one
+SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
+       e.position AS exec_position, e.subteam AS exec_subteam, e.term_id AS exec_term_id
+FROM profiles p
+LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
+     AND e.term_id = (SELECT t.id FROM terms t WHERE t.active)
+WHERE p.id = $1
+`
+
+type ProfileAdminGetRow struct {
+	ID               uuid.UUID
+	Email            string
+	DisplayName      *string
+	Role             string
+	EmailConfirmedAt *time.Time
+	ExecPosition     *string
+	ExecSubteam      *string
+	ExecTermID       *uuid.UUID
+}
+
+// One account as ProfileAdminList shows it.
+func (q *Queries) ProfileAdminGet(ctx context.Context, id uuid.UUID) (ProfileAdminGetRow, error) {
+	row := q.db.QueryRow(ctx, profileAdminGet, id)
+	var i ProfileAdminGetRow
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.DisplayName,
+		&i.Role,
+		&i.EmailConfirmedAt,
+		&i.ExecPosition,
+		&i.ExecSubteam,
+		&i.ExecTermID,
+	)
+	return i, err
+}
+
+const profileAdminList = `-- name: ProfileAdminList :many
+SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
+       e.position AS exec_position, e.subteam AS exec_subteam, e.term_id AS exec_term_id
+FROM profiles p
+LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
+     AND e.term_id = (SELECT t.id FROM terms t WHERE t.active)
+WHERE ($1::text IS NULL OR p.role = $1::text)
+  AND ($2::text IS NULL
+       OR lower(p.email) LIKE $2::text
+       OR lower(coalesce(p.display_name, '')) LIKE $2::text)
+ORDER BY lower(p.email), p.id
+LIMIT $4 OFFSET $3
+`
+
+type ProfileAdminListParams struct {
+	Role       *string
+	Pattern    *string
+	PageOffset int32
+	PageSize   int32
+}
+
+type ProfileAdminListRow struct {
+	ID               uuid.UUID
+	Email            string
+	DisplayName      *string
+	Role             string
+	EmailConfirmedAt *time.Time
+	ExecPosition     *string
+	ExecSubteam      *string
+	ExecTermID       *uuid.UUID
+}
+
+// The superadmins' list of accounts: filtered by role and by a LIKE pattern
+// (lower case) on the email or the display name; by email. Each comes with
+// its exec role of the active term, if it holds one.
+func (q *Queries) ProfileAdminList(ctx context.Context, arg ProfileAdminListParams) ([]ProfileAdminListRow, error) {
+	rows, err := q.db.Query(ctx, profileAdminList,
+		arg.Role,
+		arg.Pattern,
+		arg.PageOffset,
+		arg.PageSize,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProfileAdminListRow{}
+	for rows.Next() {
+		var i ProfileAdminListRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Email,
+			&i.DisplayName,
+			&i.Role,
+			&i.EmailConfirmedAt,
+			&i.ExecPosition,
+			&i.ExecSubteam,
+			&i.ExecTermID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const profileConfirmEmail = `-- name: ProfileConfirmEmail :exec
 UPDATE profiles SET email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
 WHERE id = $1

@@ -249,6 +249,13 @@ type Querier interface {
 	PositionQuestionsClear(ctx context.Context, questionID uuid.UUID) error
 	PositionUpdate(ctx context.Context, arg PositionUpdateParams) (Position, error)
 	PositionsByIDs(ctx context.Context, ids []uuid.UUID) ([]Position, error)
+	ProfileAdminCount(ctx context.Context, arg ProfileAdminCountParams) (int64, error)
+	// One account as ProfileAdminList shows it.
+	ProfileAdminGet(ctx context.Context, id uuid.UUID) (ProfileAdminGetRow, error)
+	// The superadmins' list of accounts: filtered by role and by a LIKE pattern
+	// (lower case) on the email or the display name; by email. Each comes with
+	// its exec role of the active term, if it holds one.
+	ProfileAdminList(ctx context.Context, arg ProfileAdminListParams) ([]ProfileAdminListRow, error)
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
 	ProfileInsert(ctx context.Context, arg ProfileInsertParams) (Profile, error)

@@ -81,3 +81,35 @@ UPDATE profiles SET marketing_opt_in = false, updated_at = now() WHERE id = $1 A
 -- ends: a role change that would demote one counts them first, so two
 -- demotions at once cannot leave none.
 SELECT id FROM profiles WHERE role = 'superadmin' ORDER BY id FOR UPDATE;
+
+-- name: ProfileAdminList :many
+-- The superadmins' list of accounts: filtered by role and by a LIKE pattern
+-- (lower case) on the email or the display name; by email. Each comes with
+-- its exec role of the active term, if it holds one.
+SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
+       e.position AS exec_position, e.subteam AS exec_subteam, e.term_id AS exec_term_id
+FROM profiles p
+LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
+     AND e.term_id = (SELECT t.id FROM terms t WHERE t.active)
+WHERE (sqlc.narg(role)::text IS NULL OR p.role = sqlc.narg(role)::text)
+  AND (sqlc.narg(pattern)::text IS NULL
+       OR lower(p.email) LIKE sqlc.narg(pattern)::text
+       OR lower(coalesce(p.display_name, '')) LIKE sqlc.narg(pattern)::text)
+ORDER BY lower(p.email), p.id
+LIMIT @page_size OFFSET @page_offset;
+
+-- name: ProfileAdminCount :one
+SELECT count(*) FROM profiles p
+WHERE (sqlc.narg(role)::text IS NULL OR p.role = sqlc.narg(role)::text)
+  AND (sqlc.narg(pattern)::text IS NULL
+       OR lower(p.email) LIKE sqlc.narg(pattern)::text
+       OR lower(coalesce(p.display_name, '')) LIKE sqlc.narg(pattern)::text);
+
+-- name: ProfileAdminGet :one
+-- One account as ProfileAdminList shows it.
+SELECT p.id, p.email, p.display_name, p.role, p.email_confirmed_at,
+       e.position AS exec_position, e.subteam AS exec_subteam, e.term_id AS exec_term_id
+FROM profiles p
+LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
+     AND e.term_id = (SELECT t.id FROM terms t WHERE t.active)
+WHERE p.id = $1;
