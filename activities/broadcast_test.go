@@ -101,7 +101,8 @@ func newBroadcastFixture(t *testing.T) *broadcastFixture {
 		f.people, f.emails = append(f.people, p), append(f.emails, e)
 	}
 	f.signer = broadcast.UnsubscribeSigner([]byte(strings.Repeat("s", 32)))
-	f.acts = &activities.BroadcastActivities{Store: store, Mailer: f.sender, MailFrom: "desk@example.com",
+	f.acts = &activities.BroadcastActivities{Store: store,
+		Email:       &activities.EmailActivities{Store: store, Mailer: f.sender, MailFrom: "desk@example.com"},
 		Unsubscribe: &f.signer}
 	return f
 }

@@ -60,7 +60,7 @@ func TestWorkerStopsRetryingConstraintViolations(t *testing.T) {
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
 	tc := testenv.Temporal(t, cfg)
-	w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(store, nil, nil, ""))
+	w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(activities.Deps{Store: store}))
 	w.RegisterWorkflowWithOptions(func(ctx workflow.Context, in activities.TermWindowCloseInput) (int, error) {
 		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: 30 * time.Second, ScheduleToCloseTimeout: 24 * time.Hour,

@@ -33,7 +33,7 @@ func TestTermWindowSignalWithItsTimer(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := func() func() {
-		w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(store, nil, nil, ""))
+		w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(activities.Deps{Store: store}))
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}
