@@ -7,8 +7,10 @@
 package activities
 
 import (
+	"hackdesk/codehost"
 	"hackdesk/db"
 	"hackdesk/mail"
+	"hackdesk/signing"
 	"hackdesk/storage"
 )
 
@@ -41,36 +43,55 @@ type HiringActivities struct {
 	Store *db.Store
 }
 
+// Deps are the dependencies of every activity. The worker's wiring
+// (app.Activities) fills them all from the configuration, and NewSet builds
+// each activity struct from them, complete: no field is set later.
+type Deps struct {
+	Store    *db.Store
+	Blob     *storage.Store
+	Mailer   mail.Sender
+	MailFrom string
+	// KeepSecretBodies is EmailActivities.KeepSecretBodies.
+	KeepSecretBodies bool
+	// CodeHost is the Foundry's code host; nil fails each launch with
+	// ErrTypeNotConfigured.
+	CodeHost *codehost.Client
+	// Unsubscribe signs unsubscribe tokens (from SIGNING_KEY); nil makes a
+	// broadcast batch refuse to send.
+	Unsubscribe *signing.Signer
+	// BroadcastRate is BROADCAST_RATE (BroadcastActivities.Rate).
+	BroadcastRate float64
+	// DuesCents is MEMBERSHIP_DUES_CENTS.
+	DuesCents int64
+}
+
 // Set is every activity struct of the service, as the worker registers
 // them.
 type Set struct {
-	Email  *EmailActivities
-	Rsvp   *RsvpActivities
-	Resume *ResumeActivities
-	Hiring *HiringActivities
-	// Foundry has no code host until the app sets one (app.Activities).
-	Foundry  *FoundryActivities
-	Term     *TermActivities
-	Headshot *HeadshotActivities
-	// Receipt has the default dues until the app sets MEMBERSHIP_DUES_CENTS.
-	Receipt *ReceiptActivities
-	// Broadcast has no unsubscribe signer, public URL or rate until the
-	// app sets them (app.Activities).
+	Email     *EmailActivities
+	Rsvp      *RsvpActivities
+	Resume    *ResumeActivities
+	Hiring    *HiringActivities
+	Foundry   *FoundryActivities
+	Term      *TermActivities
+	Headshot  *HeadshotActivities
+	Receipt   *ReceiptActivities
 	Broadcast *BroadcastActivities
 }
 
-// NewSet builds every activity struct from the shared dependencies.
-func NewSet(store *db.Store, blob *storage.Store, mailer mail.Sender, mailFrom string) Set {
+// NewSet builds every activity struct from d.
+func NewSet(d Deps) Set {
+	email := &EmailActivities{Store: d.Store, Mailer: d.Mailer, MailFrom: d.MailFrom, KeepSecretBodies: d.KeepSecretBodies}
 	return Set{
-		Email:     &EmailActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
-		Rsvp:      &RsvpActivities{Store: store},
-		Resume:    &ResumeActivities{Store: store, Blob: blob},
-		Hiring:    &HiringActivities{Store: store},
-		Foundry:   &FoundryActivities{Store: store},
-		Term:      &TermActivities{Store: store},
-		Headshot:  &HeadshotActivities{Store: store, Blob: blob},
-		Receipt:   &ReceiptActivities{Store: store, DuesCents: 2000},
-		Broadcast: &BroadcastActivities{Store: store, Mailer: mailer, MailFrom: mailFrom},
+		Email:     email,
+		Rsvp:      &RsvpActivities{Store: d.Store},
+		Resume:    &ResumeActivities{Store: d.Store, Blob: d.Blob},
+		Hiring:    &HiringActivities{Store: d.Store},
+		Foundry:   &FoundryActivities{Store: d.Store, Host: d.CodeHost},
+		Term:      &TermActivities{Store: d.Store},
+		Headshot:  &HeadshotActivities{Store: d.Store, Blob: d.Blob},
+		Receipt:   &ReceiptActivities{Store: d.Store, DuesCents: d.DuesCents},
+		Broadcast: &BroadcastActivities{Store: d.Store, Email: email, Unsubscribe: d.Unsubscribe, Rate: d.BroadcastRate},
 	}
 }
 

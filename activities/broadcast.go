@@ -24,11 +24,12 @@ const ErrTypeNoSigningKey = "SigningKeyNotConfigured"
 // broadcast task queue, whose dispatch rate the Temporal server limits
 // (worker.NewBroadcast); FinishBroadcast runs on the main queue.
 type BroadcastActivities struct {
-	Store    *db.Store
-	Mailer   mail.Sender
-	MailFrom string
-	// Unsubscribe signs the unsubscribe tokens; nil until the app sets it
-	// from SIGNING_KEY, and a batch refuses to send without it.
+	Store *db.Store
+	// Email delivers each recipient's email, as every other email is
+	// delivered, with the recipient's unsubscribe headers added.
+	Email *EmailActivities
+	// Unsubscribe signs the unsubscribe tokens (SIGNING_KEY); a batch
+	// refuses to send without it.
 	Unsubscribe *signing.Signer
 	// Rate is BROADCAST_RATE. Besides the server's limit on the queue,
 	// each worker spaces the emails of all its batches 1/Rate apart, so
@@ -172,8 +173,8 @@ func waitUntil(ctx context.Context, t time.Time, progress int) error {
 // unsubscribe headers, through the same claim-then-send path as every
 // other email (DeliverEmail).
 func (a *BroadcastActivities) deliver(ctx context.Context, in BroadcastBatchInput, profileID uuid.UUID) (broadcast.RecipientStatus, error) {
-	email := &EmailActivities{Store: a.Store, MailFrom: a.MailFrom,
-		Mailer: mail.WithHeaders(a.Mailer, broadcast.UnsubscribeHeaders(in.PublicURL, *a.Unsubscribe, profileID))}
+	email := *a.Email
+	email.Mailer = mail.WithHeaders(a.Email.Mailer, broadcast.UnsubscribeHeaders(in.PublicURL, *a.Unsubscribe, profileID))
 	out, err := email.DeliverEmail(ctx, broadcast.EmailKey(in.BroadcastID, profileID))
 	if err != nil {
 		var app *temporal.ApplicationError

@@ -101,7 +101,8 @@ func newBroadcastFixture(t *testing.T) *broadcastFixture {
 		f.people, f.emails = append(f.people, p), append(f.emails, e)
 	}
 	f.signer = broadcast.UnsubscribeSigner([]byte(strings.Repeat("s", 32)))
-	f.acts = &activities.BroadcastActivities{Store: store, Mailer: f.sender, MailFrom: "desk@example.com",
+	f.acts = &activities.BroadcastActivities{Store: store,
+		Email:       &activities.EmailActivities{Store: store, Mailer: f.sender, MailFrom: "desk@example.com"},
 		Unsubscribe: &f.signer}
 	return f
 }
@@ -134,9 +135,11 @@ func (f *broadcastFixture) counts(t *testing.T) db.Broadcast {
 }
 
 func TestSendBroadcastBatch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 
 	t.Run("OKRetriedAfterCrashSendsNothingTwice", func(t *testing.T) {
+		t.Parallel()
 		f := newBroadcastFixture(t)
 		f.sender.reject = f.emails[1] // seq 2
 		f.sender.failAt = 5           // the attempt dies at its fifth send
@@ -189,6 +192,7 @@ func TestSendBroadcastBatch(t *testing.T) {
 	})
 
 	t.Run("OKEveryEmailCarriesItsUnsubscribeLink", func(t *testing.T) {
+		t.Parallel()
 		f := newBroadcastFixture(t)
 		if _, err := f.batch(t, 11, 12); err != nil {
 			t.Fatal(err)
@@ -224,6 +228,7 @@ func TestSendBroadcastBatch(t *testing.T) {
 	})
 
 	t.Run("OKSkipsWhoUnsubscribedSince", func(t *testing.T) {
+		t.Parallel()
 		f := newBroadcastFixture(t)
 		// A marketing broadcast to people who had all opted in; p1 and p2
 		// then unsubscribe. p2's email had been recorded by an earlier
@@ -270,6 +275,7 @@ func TestSendBroadcastBatch(t *testing.T) {
 	})
 
 	t.Run("OKCancelRequestedSendsNothing", func(t *testing.T) {
+		t.Parallel()
 		f := newBroadcastFixture(t)
 		if _, err := f.store.BroadcastRequestCancel(ctx, f.id); err != nil {
 			t.Fatal(err)
@@ -281,6 +287,7 @@ func TestSendBroadcastBatch(t *testing.T) {
 	})
 
 	t.Run("ErrNoSigningKey", func(t *testing.T) {
+		t.Parallel()
 		f := newBroadcastFixture(t)
 		f.acts.Unsubscribe = nil
 		_, err := f.batch(t, 1, 10)
@@ -291,6 +298,7 @@ func TestSendBroadcastBatch(t *testing.T) {
 }
 
 func TestFinishBroadcast(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	f := newBroadcastFixture(t)
 	if _, err := f.batch(t, 1, 10); err != nil {

@@ -17,6 +17,7 @@ import (
 // Emails without secrets keep their bodies. The driver always gets the
 // real body.
 func TestDeliverRedactsSecrets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	const link = "https://hackdesk.example/auth/confirm?token=SECRET"
 	for _, tc := range []struct {
@@ -32,6 +33,7 @@ func TestDeliverRedactsSecrets(t *testing.T) {
 		{"OKNoSecretKept", false, "offer", false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			s := testenv.Store(t)
 			sender := &fakeSender{}
 			if tc.fail {

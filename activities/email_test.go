@@ -49,6 +49,7 @@ func setup(t *testing.T, sender *fakeSender) (*activities.EmailActivities, *db.S
 }
 
 func TestRecordEmail(t *testing.T) {
+	t.Parallel()
 	a, s := setup(t, &fakeSender{})
 	ctx := context.Background()
 	created, err := a.RecordEmail(ctx, activities.RecordEmailInput{
@@ -84,9 +85,11 @@ func TestRecordEmail(t *testing.T) {
 }
 
 func TestDeliverEmail(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 
 	t.Run("SendsOnce", func(t *testing.T) {
+		t.Parallel()
 		sender := &fakeSender{}
 		a, s := setup(t, sender)
 		for i := 0; i < 3; i++ {
@@ -109,6 +112,7 @@ func TestDeliverEmail(t *testing.T) {
 	})
 
 	t.Run("TransientFailureIsRetried", func(t *testing.T) {
+		t.Parallel()
 		sender := &fakeSender{errs: []error{errors.New("connection reset")}}
 		a, s := setup(t, sender)
 		if _, err := a.DeliverEmail(ctx, "k"); err == nil {
@@ -125,6 +129,7 @@ func TestDeliverEmail(t *testing.T) {
 	})
 
 	t.Run("PermanentFailureStops", func(t *testing.T) {
+		t.Parallel()
 		sender := &fakeSender{errs: []error{&mail.PermanentError{Err: errors.New("550 no such user")}}}
 		a, s := setup(t, sender)
 		_, err := a.DeliverEmail(ctx, "k")
@@ -143,6 +148,7 @@ func TestDeliverEmail(t *testing.T) {
 	})
 
 	t.Run("InterruptedAttemptIsNotResent", func(t *testing.T) {
+		t.Parallel()
 		sender := &fakeSender{}
 		a, s := setup(t, sender)
 		// An earlier attempt claimed the row and died before recording the outcome.
@@ -165,6 +171,7 @@ func TestDeliverEmail(t *testing.T) {
 	})
 
 	t.Run("ClaimInProgressIsRetryable", func(t *testing.T) {
+		t.Parallel()
 		sender := &fakeSender{}
 		a, s := setup(t, sender)
 		e, _ := s.EmailGetByKey(ctx, "k")
@@ -183,6 +190,7 @@ func TestDeliverEmail(t *testing.T) {
 	})
 
 	t.Run("ConcurrentAttemptsSendOnce", func(t *testing.T) {
+		t.Parallel()
 		sender := &fakeSender{}
 		a, s := setup(t, sender)
 		var wg sync.WaitGroup
@@ -204,6 +212,7 @@ func TestDeliverEmail(t *testing.T) {
 	})
 
 	t.Run("ErrUnknownKey", func(t *testing.T) {
+		t.Parallel()
 		a, _ := setup(t, &fakeSender{})
 		_, err := a.DeliverEmail(ctx, "missing")
 		var appErr *temporal.ApplicationError

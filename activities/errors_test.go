@@ -19,6 +19,7 @@ import (
 )
 
 func TestClassify(t *testing.T) {
+	t.Parallel()
 	own := temporal.NewApplicationError("a concurrent insert won", "Race", nil)
 	for _, c := range []struct {
 		name, wantType string
@@ -33,6 +34,7 @@ func TestClassify(t *testing.T) {
 		{"ActivitysOwnKept", "Race", own, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			got := activities.Classify(c.err)
 			var app *temporal.ApplicationError
 			isApp := errors.As(got, &app)
@@ -57,10 +59,11 @@ func TestClassify(t *testing.T) {
 // key) on hackdesk's worker, with a retry policy that would retry for a
 // day: the workflow sees a non-retryable DataInvalid error at once.
 func TestWorkerStopsRetryingConstraintViolations(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
 	tc := testenv.Temporal(t, cfg)
-	w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(store, nil, nil, ""))
+	w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(activities.Deps{Store: store}))
 	w.RegisterWorkflowWithOptions(func(ctx workflow.Context, in activities.TermWindowCloseInput) (int, error) {
 		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: 30 * time.Second, ScheduleToCloseTimeout: 24 * time.Hour,

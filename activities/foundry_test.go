@@ -68,6 +68,7 @@ func errType(err error) string {
 }
 
 func TestCreateRepositoryReusesItsOwn(t *testing.T) {
+	t.Parallel()
 	w := newFoundryWorld(t)
 	in := activities.CreateRepositoryInput{ProjectID: w.project, Name: "web", ProjectType: "nextjs", LaunchedAt: time.Now()}
 	v, err := w.env.ExecuteActivity(w.acts.CreateRepository, in)
@@ -98,6 +99,7 @@ func TestCreateRepositoryReusesItsOwn(t *testing.T) {
 }
 
 func TestFoundryPermanentErrors(t *testing.T) {
+	t.Parallel()
 	w := newFoundryWorld(t)
 	if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "rails"}); errType(err) != activities.ErrTypeTemplateNotFound {
 		t.Fatalf("unknown project type: %v", err)
@@ -125,6 +127,7 @@ func TestFoundryPermanentErrors(t *testing.T) {
 // link, and a retried attempt resumes from its heartbeat (the run it had
 // found) instead of looking for it again.
 func TestWatchSetupRun(t *testing.T) {
+	t.Parallel()
 	w := newFoundryWorld(t)
 	ctx := context.Background()
 	if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "fastapi", LaunchedAt: time.Now()}); err != nil {
@@ -172,6 +175,7 @@ func TestWatchSetupRun(t *testing.T) {
 }
 
 func TestWatchSetupRunFailedStep(t *testing.T) {
+	t.Parallel()
 	w := newFoundryWorld(t)
 	if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "nextjs", LaunchedAt: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -192,6 +196,7 @@ func TestWatchSetupRunFailedStep(t *testing.T) {
 }
 
 func TestWatchSetupRunNeverAppears(t *testing.T) {
+	t.Parallel()
 	w := newFoundryWorld(t)
 	if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "nextjs", LaunchedAt: time.Now()}); err != nil {
 		t.Fatal(err)
@@ -208,6 +213,7 @@ func TestWatchSetupRunNeverAppears(t *testing.T) {
 // once with a retryable RateLimited error whose NextRetryDelay is the wait
 // GitHub asked for, and Temporal schedules the next attempt then.
 func TestRateLimitIsTemporalsWait(t *testing.T) {
+	t.Parallel()
 	for _, secondary := range []bool{false, true} {
 		w := newFoundryWorld(t) // a client of its own: go-github remembers a limit until it ends
 		if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "nextjs", LaunchedAt: time.Now()}); err != nil {
@@ -236,6 +242,7 @@ func TestRateLimitIsTemporalsWait(t *testing.T) {
 // again once DispatchLostAfter has passed, and a rate-limited dispatch
 // (which made no run) at once.
 func TestDispatchSetupOnceAfterLostAnswer(t *testing.T) {
+	t.Parallel()
 	w := newFoundryWorld(t)
 	ctx := context.Background()
 	if _, err := w.env.ExecuteActivity(w.acts.CreateRepository, activities.CreateRepositoryInput{Name: "web", ProjectType: "nextjs", LaunchedAt: time.Now()}); err != nil {

@@ -2,11 +2,11 @@ package activities
 
 import (
 	"context"
-	"errors"
 
 	"github.com/google/uuid"
 
 	"hackdesk/db"
+	"hackdesk/onboarding"
 	"hackdesk/storage"
 )
 
@@ -26,20 +26,10 @@ type DeleteHeadshotInput struct {
 }
 
 // DeleteHeadshotIfUnused deletes the object unless the submission points
-// at it, under the submission's row lock (deleteUnlessKept). Without a
-// submission the object is kept: it may be a fresh upload waiting for the
-// form.
+// at it or there is none yet (onboarding.KeptHeadshot), under the
+// submission's row lock (deleteUnlessKept).
 func (a *HeadshotActivities) DeleteHeadshotIfUnused(ctx context.Context, in DeleteHeadshotInput) (CleanupResult, error) {
 	return deleteUnlessKept(ctx, a.Store, a.Blob, in.Key, func(q *db.Queries) (string, error) {
-		sub, err := q.ExecFormSubmissionLock(ctx, db.ExecFormSubmissionLockParams{TermID: in.TermID, ProfileID: in.ProfileID, Kind: in.Kind})
-		switch {
-		case errors.Is(err, db.ErrNotFound):
-			return "kept: no submission points anywhere yet", nil
-		case err != nil:
-			return "", err
-		case sub.HeadshotKey != nil && *sub.HeadshotKey == in.Key:
-			return "kept: it is the current headshot", nil
-		}
-		return "", nil
+		return onboarding.KeptHeadshot(ctx, q, in.TermID, onboarding.Kind(in.Kind), in.ProfileID, in.Key)
 	})
 }

@@ -37,6 +37,7 @@ func (s *countingSender) Send(_ context.Context, m mail.Message) (string, error)
 // worker finishes the run with every role right and one welcome email per
 // new exec.
 func TestHiringFinalizationSurvivesWorkerKill(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
 	tc := testenv.Temporal(t, cfg)

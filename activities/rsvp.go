@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"time"
 
 	"hackdesk/application"
 	"hackdesk/db"
@@ -24,9 +23,6 @@ type (
 
 // EmailRef is an email recorded for a workflow to send with SendEmail.
 type EmailRef = mail.Ref
-
-// deadlineText is how an email writes a deadline.
-func deadlineText(t time.Time) string { return mail.DateText(t) }
 
 // RecordRsvpReminders records one reminder per unanswered offer of the
 // deadline (application.RecordReminders). Keys are per application and

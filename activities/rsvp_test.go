@@ -102,6 +102,7 @@ func twice[T any](t *testing.T, w rsvpWorld, name string, sameResult bool, run f
 // TestRsvpActivitiesTwice runs each RSVP activity twice in a row and sees
 // the same end state as after one run.
 func TestRsvpActivitiesTwice(t *testing.T) {
+	t.Parallel()
 	w := newRsvpWorld(t)
 	a := &activities.RsvpActivities{Store: w.store}
 	ctx := context.Background()
@@ -168,6 +169,7 @@ func TestRsvpActivitiesTwice(t *testing.T) {
 // the offers due by that deadline (not by its own now()), and leaves an
 // offer made again with a later deadline.
 func TestExpireOffersOnTheWorkflowsClock(t *testing.T) {
+	t.Parallel()
 	w := newRsvpWorld(t)
 	a := &activities.RsvpActivities{Store: w.store}
 	ctx := context.Background()

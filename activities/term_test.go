@@ -17,6 +17,7 @@ import (
 // announced and reminded for each form, that a repeat records nothing new,
 // and the close record.
 func TestTermActivities(t *testing.T) {
+	t.Parallel()
 	store := testenv.Store(t)
 	ctx := context.Background()
 	exec := func(sql string, args ...any) {
@@ -145,6 +146,7 @@ func TestTermActivities(t *testing.T) {
 // follows after a signal), and a term that no longer exists is a
 // non-retryable TermNotFound.
 func TestTermWindowDates(t *testing.T) {
+	t.Parallel()
 	store := testenv.Store(t)
 	ctx := context.Background()
 	opens := time.Date(2026, 9, 1, 12, 0, 0, 0, time.UTC)

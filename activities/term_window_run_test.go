@@ -20,6 +20,7 @@ import (
 // and a PATCH moves the opening an hour later, then a worker comes back.
 // The run must follow the new dates, not announce on the old ones.
 func TestTermWindowSignalWithItsTimer(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
 	tc := testenv.Temporal(t, cfg)
@@ -33,7 +34,7 @@ func TestTermWindowSignalWithItsTimer(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := func() func() {
-		w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(store, nil, nil, ""))
+		w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(activities.Deps{Store: store}))
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}

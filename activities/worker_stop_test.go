@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"hackdesk/activities"
@@ -35,11 +36,14 @@ func (s *slowSender) Send(ctx context.Context, m mail.Message) (string, error) {
 // an email: the send is written down although the activity was cancelled,
 // and the next worker finishes the workflow without sending it again.
 func TestWorkerStoppedDuringDelivery(t *testing.T) {
+	t.Parallel()
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
 	tc := testenv.Temporal(t, cfg)
 	ctx := context.Background()
-	const key = "stop-test"
+	// A key of its own: the Temporal server outlives one run of the test
+	// (-count), and a closed SendEmail of the same key is not started again.
+	key := "stop-test:" + uuid.NewString()
 	if _, err := mail.Record(ctx, store.Queries, key, "notice", "ada@example.com",
 		map[string]string{"subject": "Hi", "body": "Hello"}); err != nil {
 		t.Fatal(err)

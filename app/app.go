@@ -106,20 +106,25 @@ func (a *App) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Activities builds the activity set from the app's connections. Bodies
-// of emails with one-time links are kept after sending only in the local
-// stack (config.Config.MailCatcher).
+// Activities builds the activity set from the app's connections
+// (ActivityDeps).
 func (a *App) Activities() activities.Set {
-	s := activities.NewSet(a.Store, a.Blob, a.Mailer, a.Config.MailFrom)
-	s.Email.KeepSecretBodies = a.Config.MailCatcher()
-	s.Foundry.Host = a.CodeHost
-	s.Broadcast.Rate = a.Config.BroadcastRate
+	return activities.NewSet(a.ActivityDeps())
+}
+
+// ActivityDeps are the activities' dependencies, every one from the app's
+// connections and configuration. Bodies of emails with one-time links are
+// kept after sending only in the local stack (config.Config.MailCatcher);
+// without a SIGNING_KEY broadcasts refuse to send.
+func (a *App) ActivityDeps() activities.Deps {
+	d := activities.Deps{Store: a.Store, Blob: a.Blob, Mailer: a.Mailer, MailFrom: a.Config.MailFrom,
+		KeepSecretBodies: a.Config.MailCatcher(), CodeHost: a.CodeHost,
+		BroadcastRate: a.Config.BroadcastRate, DuesCents: a.Config.MembershipDuesCents}
 	if key, err := a.Config.SigningKeyBytes(); err == nil {
 		signer := broadcast.UnsubscribeSigner(key)
-		s.Broadcast.Unsubscribe = &signer
+		d.Unsubscribe = &signer
 	}
-	s.Receipt.DuesCents = a.Config.MembershipDuesCents
-	return s
+	return d
 }
 
 // StartWorker starts the Temporal worker on the configured task queue,

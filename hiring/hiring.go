@@ -48,11 +48,6 @@ func (s Status) review() bool {
 	return s == InReview || s == Interviewing || s == Wanted || s == NotWanted
 }
 
-// Final reports whether nothing moves a selection out of s.
-func (s Status) Final() bool {
-	return s == AcceptedOffer || s == DeclinedOffer || s == RejectionSent
-}
-
 // Emails reports whether reaching s emails the applicant.
 func (s Status) Emails() bool { return s == OfferSent || s == RejectionSent }
 

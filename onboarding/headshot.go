@@ -66,3 +66,23 @@ func SaveHeadshot(ctx context.Context, q *db.Queries, objs Objects, t db.Term, k
 	}
 	return Upload{Key: key, Dropped: Dropped(old.HeadshotKey, &key)}, nil
 }
+
+// KeptHeadshot is why a headshot object a form no longer pointed at stays:
+// me's submission of the kind's form in term points at it again, or there
+// is no submission yet (the object may be a fresh upload waiting for the
+// form). It locks the submission, which uploads and form changes hold
+// around writing an object and pointing the row at it, so the key cannot
+// become current between this check and a delete in the same transaction.
+// "" means the object may go.
+func KeptHeadshot(ctx context.Context, q *db.Queries, termID uuid.UUID, kind Kind, me uuid.UUID, key string) (string, error) {
+	sub, err := q.ExecFormSubmissionLock(ctx, db.ExecFormSubmissionLockParams{TermID: termID, ProfileID: me, Kind: string(kind)})
+	switch {
+	case errors.Is(err, db.ErrNotFound):
+		return "kept: no submission points anywhere yet", nil
+	case err != nil:
+		return "", err
+	case sub.HeadshotKey != nil && *sub.HeadshotKey == key:
+		return "kept: it is the current headshot", nil
+	}
+	return "", nil
+}

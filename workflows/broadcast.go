@@ -61,6 +61,14 @@ type BroadcastProgress struct {
 // BroadcastID is the workflow ID of a broadcast.
 func BroadcastID(id uuid.UUID) string { return "broadcast:" + id.String() }
 
+// BroadcastRequest starts the Broadcast workflow of a new broadcast. The
+// summary names it by id: its subject line is free text, which may name
+// people.
+func BroadcastRequest(in BroadcastInput) Request {
+	return Request{ID: BroadcastID(in.BroadcastID), Type: "Broadcast", Input: in, Kind: KindBroadcast,
+		Subject: in.BroadcastID.String(), Summary: "Broadcast " + in.BroadcastID.String()}
+}
+
 // BroadcastTaskQueue is the task queue of the batches of broadcasts whose
 // workflows run on taskQueue: a queue of their own, so the server's rate
 // limit applies to broadcast emails and nothing else.

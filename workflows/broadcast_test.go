@@ -82,9 +82,11 @@ func allSent(in activities.BroadcastBatchInput) (activities.BroadcastBatchResult
 }
 
 func TestBroadcast(t *testing.T) {
+	t.Parallel()
 	id := uuid.New()
 
 	t.Run("OKBatches", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		e.onBatches(func(in activities.BroadcastBatchInput) (activities.BroadcastBatchResult, error) {
 			if in.First == 21 { // one address refused for good, one unsubscribed since
@@ -118,6 +120,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("OKBatchesRunOnTheBroadcastQueue", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		var queues []string
 		e.SetOnActivityStartedListener(func(info *activity.Info, _ context.Context, _ converter.EncodedValues) {
@@ -136,6 +139,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("OKContinuesAsNew", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		e.onBatches(allSent)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{BroadcastID: id, Subject: "News", Total: 95,
@@ -158,6 +162,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("OKLastRunEndsTheBroadcast", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		e.onBatches(allSent)
 		e.onFinish(95, 95, 0, 0)
@@ -171,6 +176,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("OKNoRecipients", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		e.onBatches(allSent)
 		e.onFinish(0, 0, 0, 0)
@@ -181,6 +187,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("OKCancelRequestStopsBetweenBatches", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		// The cancel request is seen by the batch after the first two.
 		e.onBatches(func(in activities.BroadcastBatchInput) (activities.BroadcastBatchResult, error) {
@@ -206,6 +213,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("OKRunCancelledStopsAndCleansUp", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		e.OnActivity(bcast.SendBroadcastBatch, mock.Anything, mock.Anything).After(time.Second).Return(
 			func(_ context.Context, in activities.BroadcastBatchInput) (activities.BroadcastBatchResult, error) {
@@ -223,6 +231,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("OKBatchRetriedAfterCrash", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		attempts := map[int]int{}
 		var mu sync.Mutex
@@ -253,6 +262,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("ErrBatchFailsForGood", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		e.onBatches(func(in activities.BroadcastBatchInput) (activities.BroadcastBatchResult, error) {
 			if in.First == 1 {
@@ -272,6 +282,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("ErrBadInput", func(t *testing.T) {
+		t.Parallel()
 		e := newBroadcastEnv(t)
 		e.ExecuteWorkflow(workflows.Broadcast, workflows.BroadcastInput{Total: 3})
 		if e.GetWorkflowError() == nil {
@@ -280,6 +291,7 @@ func TestBroadcast(t *testing.T) {
 	})
 
 	t.Run("Request", func(t *testing.T) {
+		t.Parallel()
 		req := workflows.BroadcastRequest(workflows.BroadcastInput{BroadcastID: id, Subject: "Hack night", Total: 3})
 		if req.ID != "broadcast:"+id.String() || req.Kind != workflows.KindBroadcast || req.Subject != id.String() ||
 			req.Type != "Broadcast" || req.Summary != "Broadcast "+id.String() || req.TaskQueue != "" {

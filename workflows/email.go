@@ -30,6 +30,14 @@ type SendEmailResult struct {
 // SendEmailID is the workflow ID for the email with the given key.
 func SendEmailID(key string) string { return "email:" + key }
 
+// SendEmailRequest starts the SendEmail workflow for one recorded email.
+// Its subject and summary name the email by its idempotency key, never by
+// the recipient: everyone who can open the Temporal UI sees them.
+func SendEmailRequest(in SendEmailInput) Request {
+	return Request{ID: SendEmailID(in.Key), Type: "SendEmail", Input: in, Kind: KindEmail,
+		Subject: in.Key, Summary: "Email " + in.Kind + " " + in.Key}
+}
+
 // localSteps is the change that moved SendEmail's steps into the workflow
 // task as local activities, one step per version, under one change id:
 //

@@ -24,11 +24,13 @@ func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 }
 
 func TestSendEmail(t *testing.T) {
+	t.Parallel()
 	in := workflows.SendEmailInput{Key: "k1", Kind: "notice", To: "a@example.com",
 		Data: map[string]string{"subject": "Hi", "body": "Hello"}}
 	var a *activities.EmailActivities
 
 	t.Run("OK", func(t *testing.T) {
+		t.Parallel()
 		env := newEnv(t)
 		env.OnActivity(a.RecordEmail, mock.Anything, activities.RecordEmailInput{
 			Key: "k1", Kind: "notice", To: "a@example.com", Data: in.Data,
@@ -59,6 +61,7 @@ func TestSendEmail(t *testing.T) {
 	})
 
 	t.Run("RetriesTransientDeliveryFailure", func(t *testing.T) {
+		t.Parallel()
 		env := newEnv(t)
 		env.OnActivity(a.RecordEmail, mock.Anything, mock.Anything).Return(false, nil)
 		env.OnActivity(a.DeliverEmail, mock.Anything, "k1").
@@ -78,6 +81,7 @@ func TestSendEmail(t *testing.T) {
 	})
 
 	t.Run("ErrPermanentNotRetried", func(t *testing.T) {
+		t.Parallel()
 		env := newEnv(t)
 		env.OnActivity(a.RecordEmail, mock.Anything, mock.Anything).Return(true, nil)
 		env.OnActivity(a.DeliverEmail, mock.Anything, "k1").Return(activities.DeliverEmailResult{Status: "failed"},
@@ -92,6 +96,7 @@ func TestSendEmail(t *testing.T) {
 	})
 
 	t.Run("ErrMissingKey", func(t *testing.T) {
+		t.Parallel()
 		env := newEnv(t)
 		env.ExecuteWorkflow(workflows.SendEmail, workflows.SendEmailInput{Kind: "notice", To: "a@example.com"})
 		if env.GetWorkflowError() == nil {
@@ -101,6 +106,7 @@ func TestSendEmail(t *testing.T) {
 }
 
 func TestSendEmailID(t *testing.T) {
+	t.Parallel()
 	if got := workflows.SendEmailID("confirm:123"); got != "email:confirm:123" {
 		t.Fatalf("got %q", got)
 	}
@@ -109,6 +115,7 @@ func TestSendEmailID(t *testing.T) {
 // TestReplay replays histories recorded from real runs (see
 // testdata/README.md); a change that breaks determinism fails here.
 func TestReplay(t *testing.T) {
+	t.Parallel()
 	for _, file := range []string{
 		// SendEmail, every version shipped (testdata/README.md).
 		"testdata/send_email_v0.json",
@@ -141,6 +148,7 @@ func TestReplay(t *testing.T) {
 		"testdata/receipt_processing_parked.json",
 	} {
 		t.Run(file, func(t *testing.T) {
+			t.Parallel()
 			r := worker.NewWorkflowReplayer()
 			hdworker.RegisterWorkflows(r)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, file); err != nil {

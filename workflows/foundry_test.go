@@ -52,6 +52,7 @@ func summary(steps []activities.StepUpdate) string {
 }
 
 func TestFoundryLaunchSucceeds(t *testing.T) {
+	t.Parallel()
 	env, steps := newFoundryEnv(t)
 	var a *activities.FoundryActivities
 	in := foundryInput()
@@ -88,6 +89,7 @@ func TestFoundryLaunchSucceeds(t *testing.T) {
 // setup run (the Temporal UI's cancel) records that step and the project
 // failed, so the project does not stay "running", and ends cancelled.
 func TestFoundryLaunchCancelled(t *testing.T) {
+	t.Parallel()
 	env, steps := newFoundryEnv(t)
 	var a *activities.FoundryActivities
 	env.OnActivity(a.CreateRepository, mock.Anything, mock.Anything).Return(testRepo, nil).Once()
@@ -109,6 +111,7 @@ func TestFoundryLaunchCancelled(t *testing.T) {
 // TestFoundryLaunchRetries: a code host outage (a retryable error) is
 // retried until it passes; the step is recorded once.
 func TestFoundryLaunchRetries(t *testing.T) {
+	t.Parallel()
 	env, steps := newFoundryEnv(t)
 	var a *activities.FoundryActivities
 	env.OnActivity(a.CreateRepository, mock.Anything, mock.Anything).Return(activities.RepoRef{}, errors.New("502 bad gateway")).Twice()
@@ -131,6 +134,7 @@ func TestFoundryLaunchRetries(t *testing.T) {
 // unknown team) is not retried; the step and project fail with its
 // message and the later steps never run.
 func TestFoundryLaunchPermanentFailure(t *testing.T) {
+	t.Parallel()
 	env, steps := newFoundryEnv(t)
 	var a *activities.FoundryActivities
 	env.OnActivity(a.CreateRepository, mock.Anything, mock.Anything).Return(testRepo, nil).Once()
@@ -152,6 +156,7 @@ func TestFoundryLaunchPermanentFailure(t *testing.T) {
 // TestFoundryLaunchNameTaken: a name taken on the code host fails the
 // first step with the reason.
 func TestFoundryLaunchNameTaken(t *testing.T) {
+	t.Parallel()
 	env, steps := newFoundryEnv(t)
 	var a *activities.FoundryActivities
 	env.OnActivity(a.CreateRepository, mock.Anything, mock.Anything).
@@ -172,6 +177,7 @@ func TestFoundryLaunchNameTaken(t *testing.T) {
 // heartbeating (a heartbeat timeout) is run again, and the launch goes on
 // to succeed.
 func TestFoundryLaunchHeartbeatTimeout(t *testing.T) {
+	t.Parallel()
 	env, steps := newFoundryEnv(t)
 	var a *activities.FoundryActivities
 	env.OnActivity(a.CreateRepository, mock.Anything, mock.Anything).Return(testRepo, nil).Once()
@@ -194,6 +200,7 @@ func TestFoundryLaunchHeartbeatTimeout(t *testing.T) {
 // TestFoundryLaunchSetupRunFails: a run that ends in failure fails the
 // setup_run step, naming the step that failed.
 func TestFoundryLaunchSetupRunFails(t *testing.T) {
+	t.Parallel()
 	env, steps := newFoundryEnv(t)
 	var a *activities.FoundryActivities
 	env.OnActivity(a.CreateRepository, mock.Anything, mock.Anything).Return(testRepo, nil).Once()
@@ -213,6 +220,7 @@ func TestFoundryLaunchSetupRunFails(t *testing.T) {
 }
 
 func TestFoundryLaunchRequest(t *testing.T) {
+	t.Parallel()
 	in := foundryInput()
 	r := workflows.FoundryLaunchRequest(in)
 	if r.ID != "foundry:"+in.ProjectID.String() || r.Kind != workflows.KindFoundry || r.Subject != "web" || r.Type != "FoundryLaunch" || r.Summary == "" {

@@ -18,6 +18,9 @@ type HeadshotCleanupInput struct {
 	ChangeID  uuid.UUID // the change that left the object behind
 }
 
+// HeadshotCleanupResult says what happened to the object.
+type HeadshotCleanupResult = ObjectCleanupResult
+
 // HeadshotCleanupID is the workflow ID for one change.
 func HeadshotCleanupID(key string, changeID uuid.UUID) string {
 	return "headshot-cleanup:" + key + ":" + changeID.String()
@@ -32,9 +35,9 @@ func HeadshotCleanupRequest(in HeadshotCleanupInput) Request {
 // HeadshotCleanup deletes the object unless the form points at it again
 // (the same type uploaded again, or the change never committed). No signed
 // links to headshots are handed out, so there is no grace period.
-func HeadshotCleanup(ctx workflow.Context, in HeadshotCleanupInput) (ObjectCleanupResult, error) {
+func HeadshotCleanup(ctx workflow.Context, in HeadshotCleanupInput) (HeadshotCleanupResult, error) {
 	if in.Key == "" || in.ProfileID == uuid.Nil || in.TermID == uuid.Nil {
-		return ObjectCleanupResult{}, temporal.NewNonRetryableApplicationError("term, profile and key are required", "BadInput", nil)
+		return HeadshotCleanupResult{}, temporal.NewNonRetryableApplicationError("term, profile and key are required", "BadInput", nil)
 	}
 	var a *activities.HeadshotActivities
 	return cleanUpObject(ctx, objectCleanup{name: "headshot cleanup", key: in.Key,

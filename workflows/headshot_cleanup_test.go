@@ -24,6 +24,7 @@ func TestHeadshotCleanup(t *testing.T) {
 		{"KeepsCurrentHeadshot", activities.CleanupResult{Reason: "kept: it is the current headshot"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var s testsuite.WorkflowTestSuite
 			env := s.NewTestWorkflowEnvironment()
 			env.RegisterWorkflow(workflows.HeadshotCleanup)
@@ -45,6 +46,7 @@ func TestHeadshotCleanup(t *testing.T) {
 		})
 	}
 	t.Run("ErrMissingKey", func(t *testing.T) {
+		t.Parallel()
 		var s testsuite.WorkflowTestSuite
 		env := s.NewTestWorkflowEnvironment()
 		env.RegisterWorkflow(workflows.HeadshotCleanup)

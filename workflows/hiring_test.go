@@ -16,12 +16,14 @@ import (
 )
 
 func TestHiringFinalization(t *testing.T) {
+	t.Parallel()
 	var a *activities.HiringActivities
 	term := uuid.New()
 	in := workflows.HiringFinalizationInput{TermID: term, TermName: "2026-2027", AllHandsURL: "https://cal.test/x",
 		OnboardingURL: "https://h.test/onboarding", ChatInviteURL: "https://chat.test/i"}
 
 	t.Run("PromotesInBatchesDemotesWelcomes", func(t *testing.T) {
+		t.Parallel()
 		var s testsuite.WorkflowTestSuite
 		env := s.NewTestWorkflowEnvironment()
 		env.RegisterWorkflow(workflows.HiringFinalization)
@@ -95,6 +97,7 @@ func TestHiringFinalization(t *testing.T) {
 	})
 
 	t.Run("RejectsBadInput", func(t *testing.T) {
+		t.Parallel()
 		var s testsuite.WorkflowTestSuite
 		env := s.NewTestWorkflowEnvironment()
 		env.RegisterWorkflow(workflows.HiringFinalization)
@@ -106,6 +109,7 @@ func TestHiringFinalization(t *testing.T) {
 	})
 
 	t.Run("Request", func(t *testing.T) {
+		t.Parallel()
 		req := workflows.HiringFinalizationRequest(in)
 		if req.ID != "hiring-finalize:"+term.String() || req.Kind != workflows.KindHiring || req.Subject != term.String() ||
 			req.Type != "HiringFinalization" || req.Summary != "Hiring finalization for 2026-2027" {

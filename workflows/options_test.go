@@ -11,6 +11,7 @@ import (
 // test environment caps unlimited attempts at ten, so this is checked on
 // the options themselves.
 func TestRetryPoliciesOutlastOutages(t *testing.T) {
+	t.Parallel()
 	for name, o := range map[string]struct {
 		attempts        int32
 		scheduleToClose time.Duration

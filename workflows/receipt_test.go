@@ -34,6 +34,7 @@ func TestReceiptProcessing(t *testing.T) {
 	}
 
 	t.Run("Processed", func(t *testing.T) {
+		t.Parallel()
 		env, sent := newEnv()
 		key := "membership-paid:" + mid.String()
 		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(activities.ReceiptOutcome{
@@ -54,6 +55,7 @@ func TestReceiptProcessing(t *testing.T) {
 		env.AssertExpectations(t)
 	})
 	t.Run("Parked", func(t *testing.T) {
+		t.Parallel()
 		env, sent := newEnv()
 		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(activities.ReceiptOutcome{
 			Result: membership.Result{Status: "parked", Reason: "no account with the email b@x.test"}}, nil).Once()
@@ -67,6 +69,7 @@ func TestReceiptProcessing(t *testing.T) {
 		}
 	})
 	t.Run("RetriesTransientErrors", func(t *testing.T) {
+		t.Parallel()
 		env, sent := newEnv()
 		calls := 0
 		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(
@@ -87,6 +90,7 @@ func TestReceiptProcessing(t *testing.T) {
 		}
 	})
 	t.Run("ErrNotApplicableIsNotRetried", func(t *testing.T) {
+		t.Parallel()
 		env, _ := newEnv()
 		calls := 0
 		env.OnActivity(a.ApplyReceipt, mock.Anything, in.ReceiptID).Return(
@@ -100,6 +104,7 @@ func TestReceiptProcessing(t *testing.T) {
 		}
 	})
 	t.Run("ErrBadInput", func(t *testing.T) {
+		t.Parallel()
 		env, _ := newEnv()
 		env.ExecuteWorkflow(workflows.ReceiptProcessing, workflows.ReceiptProcessingInput{ReceiptID: in.ReceiptID})
 		if env.GetWorkflowError() == nil {

@@ -15,6 +15,7 @@ import (
 // recorded history is replayed against a changed workflow (its commands in
 // another order) registered under the real name, and must be refused.
 func TestReplayCatchesNondeterminism(t *testing.T) {
+	t.Parallel()
 	sleepFirst := func(ctx workflow.Context) error { return workflow.Sleep(ctx, 7*time.Minute) }
 	var resume *activities.ResumeActivities
 	for _, c := range []struct {
@@ -50,6 +51,7 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
 			r := worker.NewWorkflowReplayer()
 			r.RegisterWorkflowWithOptions(c.changed, workflow.RegisterOptions{Name: c.name})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, c.file); err == nil {

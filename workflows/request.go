@@ -54,32 +54,3 @@ type Request struct {
 func (r Request) SearchAttributes() temporal.SearchAttributes {
 	return temporal.NewSearchAttributes(KindAttribute.ValueSet(string(r.Kind)), SubjectAttribute.ValueSet(r.Subject))
 }
-
-// SendEmailRequest starts the SendEmail workflow for one recorded email.
-// Its subject and summary name the email by its idempotency key, never by
-// the recipient: everyone who can open the Temporal UI sees them.
-func SendEmailRequest(in SendEmailInput) Request {
-	return Request{ID: SendEmailID(in.Key), Type: "SendEmail", Input: in, Kind: KindEmail,
-		Subject: in.Key, Summary: "Email " + in.Kind + " " + in.Key}
-}
-
-// ResumeCleanupRequest starts the ResumeCleanup workflow for a replaced
-// resume.
-func ResumeCleanupRequest(in ResumeCleanupInput) Request {
-	return Request{ID: ResumeCleanupID(in.OldKey, in.UploadID), Type: "ResumeCleanup", Input: in, Kind: KindResume,
-		Subject: in.ProfileID.String(), Summary: "Clean up replaced resume " + in.OldKey}
-}
-
-// RsvpDeadlineRequest starts the RsvpDeadline workflow of a decision batch.
-func RsvpDeadlineRequest(in RsvpDeadlineInput) Request {
-	return Request{ID: RsvpDeadlineID(in.BatchID), Type: "RsvpDeadline", Input: in, Kind: KindRsvp,
-		Subject: in.BatchID.String(), Summary: "RSVP deadline " + in.Deadline.UTC().Format("2006-01-02 15:04 MST") + " for offer batch " + in.BatchID.String()}
-}
-
-// BroadcastRequest starts the Broadcast workflow of a new broadcast. The
-// summary names it by id: its subject line is free text, which may name
-// people.
-func BroadcastRequest(in BroadcastInput) Request {
-	return Request{ID: BroadcastID(in.BroadcastID), Type: "Broadcast", Input: in, Kind: KindBroadcast,
-		Subject: in.BroadcastID.String(), Summary: "Broadcast " + in.BroadcastID.String()}
-}

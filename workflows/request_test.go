@@ -15,6 +15,7 @@ import (
 // hold ids and keys only: no email address, and no free text that may name
 // someone (a broadcast's subject line).
 func TestRequestsShowNoPersonalData(t *testing.T) {
+	t.Parallel()
 	to, subject := "ada.lovelace@example.com", "Congratulations, Ada Lovelace"
 	id := uuid.New()
 	now := time.Now()
@@ -34,6 +35,7 @@ func TestRequestsShowNoPersonalData(t *testing.T) {
 		workflows.FoundryLaunchRequest(workflows.FoundryLaunchInput{ProjectID: id, Name: "web", ProjectType: "nextjs"}),
 	} {
 		t.Run(req.Type, func(t *testing.T) {
+			t.Parallel()
 			for field, v := range map[string]string{"subject": req.Subject, "summary": req.Summary} {
 				if v == "" {
 					t.Errorf("%s %s is empty", req.Type, field)

@@ -28,6 +28,13 @@ func ResumeCleanupID(oldKey string, uploadID uuid.UUID) string {
 	return "resume-cleanup:" + oldKey + ":" + uploadID.String()
 }
 
+// ResumeCleanupRequest starts the ResumeCleanup workflow for a replaced
+// resume.
+func ResumeCleanupRequest(in ResumeCleanupInput) Request {
+	return Request{ID: ResumeCleanupID(in.OldKey, in.UploadID), Type: "ResumeCleanup", Input: in, Kind: KindResume,
+		Subject: in.ProfileID.String(), Summary: "Clean up replaced resume " + in.OldKey}
+}
+
 // ResumeCleanup waits out the old links' lifetime, then deletes the old
 // object unless the application points at it again (same key uploaded
 // again, or the replacing transaction never committed).

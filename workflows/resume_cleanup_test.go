@@ -26,6 +26,7 @@ func TestResumeCleanup(t *testing.T) {
 		{"KeepsCurrentResume", activities.CleanupResult{Reason: "kept: it is the current resume"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			var s testsuite.WorkflowTestSuite
 			env := s.NewTestWorkflowEnvironment()
 			env.RegisterWorkflow(workflows.ResumeCleanup)
@@ -54,6 +55,7 @@ func TestResumeCleanup(t *testing.T) {
 	}
 
 	t.Run("ErrMissingKey", func(t *testing.T) {
+		t.Parallel()
 		var s testsuite.WorkflowTestSuite
 		env := s.NewTestWorkflowEnvironment()
 		env.RegisterWorkflow(workflows.ResumeCleanup)

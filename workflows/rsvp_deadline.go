@@ -36,6 +36,12 @@ type RsvpDeadlineResult struct {
 // RsvpDeadlineID is the workflow ID for a decision batch.
 func RsvpDeadlineID(batchID uuid.UUID) string { return "rsvp-deadline:" + batchID.String() }
 
+// RsvpDeadlineRequest starts the RsvpDeadline workflow of a decision batch.
+func RsvpDeadlineRequest(in RsvpDeadlineInput) Request {
+	return Request{ID: RsvpDeadlineID(in.BatchID), Type: "RsvpDeadline", Input: in, Kind: KindRsvp,
+		Subject: in.BatchID.String(), Summary: "RSVP deadline " + in.Deadline.UTC().Format("2006-01-02 15:04 MST") + " for offer batch " + in.BatchID.String()}
+}
+
 // PromotionBatchID derives the batch id of the waitlist promotion that
 // follows a batch, deterministically (replays and retries agree on it).
 func PromotionBatchID(batchID uuid.UUID) uuid.UUID {

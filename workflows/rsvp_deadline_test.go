@@ -35,10 +35,12 @@ func expiring(batch uuid.UUID, deadline time.Time) any {
 }
 
 func TestRsvpDeadline(t *testing.T) {
+	t.Parallel()
 	var a *activities.RsvpActivities
 	batch := uuid.New()
 
 	t.Run("RemindsThenExpiresNothing", func(t *testing.T) {
+		t.Parallel()
 		env := newRsvpEnv(t)
 		start := env.Now()
 		deadline := start.Add(5 * 24 * time.Hour)
@@ -83,6 +85,7 @@ func TestRsvpDeadline(t *testing.T) {
 	})
 
 	t.Run("ExpiredPlacesGoToWaitlist", func(t *testing.T) {
+		t.Parallel()
 		env := newRsvpEnv(t)
 		deadline := env.Now().Add(time.Hour) // inside the 48 h lead: no reminder
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
@@ -104,6 +107,7 @@ func TestRsvpDeadline(t *testing.T) {
 	})
 
 	t.Run("NoWindowNoPromotion", func(t *testing.T) {
+		t.Parallel()
 		env := newRsvpEnv(t)
 		deadline := env.Now().Add(time.Minute)
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return([]activities.EmailRef{}, nil).Once()
@@ -126,6 +130,7 @@ func TestRsvpDeadline(t *testing.T) {
 // environment caps attempts at ten; TestRetryPoliciesOutlastOutages checks
 // that the real policy has no cap.)
 func TestRsvpDeadlineOutlivesDatabaseOutage(t *testing.T) {
+	t.Parallel()
 	var a *activities.RsvpActivities
 	batch := uuid.New()
 	env := newRsvpEnv(t)
@@ -146,6 +151,7 @@ func TestRsvpDeadlineOutlivesDatabaseOutage(t *testing.T) {
 }
 
 func TestPromotionBatchIDDeterministic(t *testing.T) {
+	t.Parallel()
 	b := uuid.New()
 	first, again := workflows.PromotionBatchID(b), workflows.PromotionBatchID(b)
 	if first != again || first == b || first == workflows.PromotionBatchID(uuid.New()) {
@@ -158,6 +164,7 @@ func TestPromotionBatchIDDeterministic(t *testing.T) {
 // (the server refuses a run more than 2,000 pending children); the next
 // starts as one finishes, and every email is sent.
 func TestSendAllBoundsChildren(t *testing.T) {
+	t.Parallel()
 	var a *activities.RsvpActivities
 	batch := uuid.New()
 	env := newRsvpEnv(t)

@@ -123,6 +123,7 @@ func TestTermWindow(t *testing.T) {
 	day := 24 * time.Hour
 
 	t.Run("AnnounceRemindClose", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		opens, closes := start.Add(day), start.Add(5*day)
@@ -141,6 +142,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("NoWindows", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		res := r.run(t, workflows.TermWindows{})
 		if res.Announced != 0 || len(res.Closed) != 0 || len(r.calls) != 0 {
@@ -149,6 +151,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("AlreadyClosedSendsNothing", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		r.run(t, workflows.TermWindows{OnboardingOpensAt: tp(start.Add(-3 * day)), OnboardingClosesAt: tp(start.Add(-day))})
@@ -158,6 +161,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("OpenedInThePastAnnouncesAtOnce", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		closes := start.Add(4 * day)
@@ -168,6 +172,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("DatesMovedEarlier", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		newCloses := start.Add(day)
@@ -181,6 +186,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("DatesMovedLater", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		opens, closes := start.Add(day), start.Add(5*day)
@@ -193,6 +199,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("ChangeAfterClose", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		closes := start.Add(day)
@@ -211,6 +218,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("RepeatedSignalIsHarmless", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		opens, closes := start.Add(day), start.Add(5*day)
@@ -225,6 +233,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("StaleSignalIgnored", func(t *testing.T) {
+		t.Parallel()
 		// Two changes, D1 then D2, reach the workflow out of order (the
 		// outbox retried D1's row after D2's): the dates stored last win.
 		r := newTermWindowRun(t)
@@ -245,6 +254,7 @@ func TestTermWindow(t *testing.T) {
 	})
 
 	t.Run("Progress", func(t *testing.T) {
+		t.Parallel()
 		r := newTermWindowRun(t)
 		start := r.env.Now()
 		opens, closes := start.Add(day), start.Add(5*day)

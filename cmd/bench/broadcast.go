@@ -16,6 +16,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdkworker "go.temporal.io/sdk/worker"
 
+	"hackdesk/activities"
 	"hackdesk/broadcast"
 	"hackdesk/db"
 	"hackdesk/outbox"
@@ -68,14 +69,15 @@ func (b *bench) broadcastPhase(ctx context.Context) error {
 
 	// Workers for the phase's queue: the workflow on it, the batches on
 	// its broadcast queue at the phase's rate.
-	acts := b.a.Activities()
-	acts.Broadcast.Rate = broadcastRate
-	if acts.Broadcast.Unsubscribe == nil { // the bench stack sets no SIGNING_KEY
+	deps := b.a.ActivityDeps()
+	deps.BroadcastRate = broadcastRate
+	if deps.Unsubscribe == nil { // the bench stack sets no SIGNING_KEY
 		key := make([]byte, 32)
 		_, _ = rand.Read(key)
 		signer := broadcast.UnsubscribeSigner(key)
-		acts.Broadcast.Unsubscribe = &signer
+		deps.Unsubscribe = &signer
 	}
+	acts := activities.NewSet(deps)
 	wfs := worker.New(b.a.Temporal, broadcastQueue, acts)
 	batches := worker.NewBroadcast(b.a.Temporal, broadcastQueue, acts.Broadcast, broadcastRate)
 	for _, w := range []sdkworker.Worker{wfs, batches} {
