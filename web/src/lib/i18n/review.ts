@@ -34,7 +34,7 @@ export const review = {
     title: 'Resume',
     frame: 'Resume preview',
     none: 'This applicant did not upload a resume.',
-    noPreview: 'This resume cannot be previewed here (it is not a PDF).',
+    noPreview: 'This resume cannot be shown here. Download it to read it.',
     download: 'Download the resume',
   },
   form: {
