@@ -46,6 +46,7 @@ func (s *Server) pages() []webPage {
 		{"/apply/submitted", "application.html", Authenticated, nil},
 		{"/application", "application.html", Authenticated, nil},
 		{"/events", "events.html", Authenticated, nil},
+		{"/review", "review.html", Admin, nil},
 	}
 }
 

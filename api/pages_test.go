@@ -37,6 +37,7 @@ func testBuild() fstest.MapFS {
 		"apply.html":              f("<!doctype html><title>apply</title>"),
 		"application.html":        f("<!doctype html><title>application</title>"),
 		"events.html":             f("<!doctype html><title>events</title>"),
+		"review.html":             f("<!doctype html><title>review</title>"),
 		"admin.html":              f("<!doctype html><title>admin</title>"),
 		"404.html":                f("<!doctype html><title>not found</title>"),
 		"assets/app-a1b2.js":      f("console.log('app')"),
@@ -170,8 +171,8 @@ func TestPageGate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// 12 pages (11 and adminPage), GET and HEAD, 6 callers.
-	if want := 12 * 2 * len(callers); walked != want {
+	// 13 pages (12 and adminPage), GET and HEAD, 6 callers.
+	if want := 13 * 2 * len(callers); walked != want {
 		t.Fatalf("walked %d page answers, want %d", walked, want)
 	}
 }

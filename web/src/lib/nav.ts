@@ -1,7 +1,7 @@
 // The site map by role: the shell's nav shows the links a caller may open.
 // Later page groups add their rows here.
 import { common } from './i18n/common';
-import type { Profile } from './state/session.svelte';
+import { isAdmin, type Profile } from './state/session.svelte';
 
 export type NavItem = { href: string; label: string; show: (p: Profile | null) => boolean };
 
@@ -10,6 +10,7 @@ const signedIn = (p: Profile | null) => p !== null;
 export const navItems: NavItem[] = [
   { href: '/apply', label: common.nav.apply, show: signedIn },
   { href: '/events', label: common.nav.events, show: signedIn },
+  { href: '/review', label: common.nav.review, show: isAdmin },
 ];
 
 export const menuItems: NavItem[] = [

@@ -16,6 +16,7 @@ export const common = {
     application: 'My application',
     events: 'Events',
     profile: 'Profile',
+    review: 'Review',
   },
   footer: 'hackdesk — the club\u2019s hackathon and membership site',
   loading: 'Loading\u2026',

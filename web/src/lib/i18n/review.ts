@@ -1,0 +1,81 @@
+// Strings of /review, the reviewer's page.
+export const review = {
+  title: 'Review applications',
+  lede: 'Read the answers and the resume, then give each part a score. Applications with the fewest reviews come first.',
+  keys: {
+    title: 'Scoring with the keyboard',
+    items: [
+      'Tab moves to the next score, Shift and Tab to the previous one.',
+      'The arrow keys choose a score within a group; Space chooses the highlighted score.',
+      'Tab past the last score to Submit review, then press Enter.',
+    ],
+    skip: 'Go to the scores',
+  },
+  answers: {
+    title: 'Answers',
+    q1: 'Question 1 (technical project)',
+    q2: 'Question 2 (haiku)',
+    notGiven: 'Not answered',
+  },
+  links: {
+    title: 'Links',
+    github: 'GitHub profile',
+    linkedin: 'LinkedIn profile',
+    website: 'Personal website',
+    none: 'No links given',
+    newTab: '(opens in a new tab)',
+  },
+  team: {
+    title: 'Team',
+    none: 'Applying alone',
+    member: (name: string | null, email: string) => (name ? `${name} (${email})` : email),
+  },
+  resume: {
+    title: 'Resume',
+    frame: 'Resume preview',
+    none: 'This applicant did not upload a resume.',
+    noPreview: 'This resume cannot be shown here. Download it to read it.',
+    download: 'Download the resume',
+  },
+  form: {
+    title: 'Scores',
+    range: (label: string, min: number, max: number) => `${label} (${min} to ${max})`,
+    labels: {
+      resume_score: 'Resume',
+      links_score: 'Links',
+      q1_score: 'Question 1',
+      q2_score: 'Question 2',
+    },
+    choose: {
+      resume_score: 'Choose a resume score',
+      links_score: 'Choose a links score',
+      q1_score: 'Choose a Question 1 score',
+      q2_score: 'Choose a Question 2 score',
+    },
+    submit: 'Submit review',
+  },
+  done: {
+    title: 'Review submitted',
+    total: (n: string, one: boolean) => `You have submitted ${n} ${one ? 'review' : 'reviews'} in total.`,
+    next: 'Next application',
+  },
+  refused: {
+    409: {
+      title: 'You have already reviewed this application',
+      body: 'Each reviewer scores an application once, and your earlier review stands. Go on to the next application.',
+    },
+    403: {
+      title: 'You cannot review this application',
+      body: 'It is your own application or you are on its team, so someone else will review it.',
+    },
+    404: {
+      title: 'This application can no longer be reviewed',
+      body: 'It was withdrawn or changed while you were reading it. Go on to the next application.',
+    },
+  },
+  empty: {
+    title: 'Nothing left to review',
+    body: 'You have reviewed every application you can for now. Come back later: new applications appear here as people submit them.',
+    home: 'Go to the home page',
+  },
+} as const;

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Review from './Review.svelte';
+
+mountPage(Review);
