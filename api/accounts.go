@@ -10,30 +10,24 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/auth"
 	"hackdesk/db"
+	"hackdesk/membership"
 )
 
 // forgotFloor is the least time forgot-password takes, so a known and an
 // unknown email answer alike.
 const forgotFloor = 400 * time.Millisecond
 
-// maxEmail is account.MaxEmail, for the other bodies that carry an email.
-const maxEmail = account.MaxEmail
-
-// normalizeEmail is account.NormalizeEmail, for the other bodies that
-// carry an email.
-func normalizeEmail(raw string) (string, string) { return account.NormalizeEmail(raw) }
-
 // userJSON is the profile as GET /api/profile shows it, with the
 // membership of the active term in the membership view (or null).
 type userJSON struct {
 	account.User
-	Membership *membershipJSON `json:"membership"`
+	Membership *membership.View `json:"membership"`
 }
 
 func toUserJSON(u account.User) userJSON {
 	out := userJSON{User: u}
 	if u.ActiveMembership != nil {
-		m := toMembershipJSON(*u.ActiveMembership)
+		m := membership.ToView(*u.ActiveMembership)
 		out.Membership = &m
 	}
 	return out

@@ -14,8 +14,10 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hiring"
 	"hackdesk/onboarding"
 	"hackdesk/outbox"
+	"hackdesk/term"
 	"hackdesk/workflows"
 )
 
@@ -26,7 +28,7 @@ func (s *Server) getForm(kind onboarding.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx := r.Context()
 		me := principalFrom(ctx).ProfileID
-		t, err := hiringTerm(ctx, s.store.Queries, r)
+		t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
 		if err != nil {
 			return err
 		}
@@ -35,7 +37,7 @@ func (s *Server) getForm(kind onboarding.Kind) handlerFunc {
 			return err
 		}
 		writeJSON(w, http.StatusOK, map[string]any{
-			"term":         toTermJSON(f.Term),
+			"term":         term.ToView(f.Term),
 			"window":       f.Window,
 			"role_options": f.RoleOptions,
 			"submission":   sub,
@@ -96,7 +98,7 @@ func (s *Server) putForm(kind onboarding.Kind) handlerFunc {
 		me := principalFrom(ctx).ProfileID
 		var out onboarding.Saved
 		err := s.store.InTx(ctx, func(q *db.Queries) error {
-			t, err := hiringTerm(ctx, q, r)
+			t, err := hiring.TermOf(ctx, q, r.URL.Query().Get("term_id"))
 			if err != nil {
 				return err
 			}
@@ -185,7 +187,7 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx := r.Context()
 		me := principalFrom(ctx).ProfileID
-		t, err := hiringTerm(ctx, s.store.Queries, r)
+		t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
 		if err != nil {
 			return err
 		}
@@ -207,7 +209,7 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 		}
 		var up onboarding.Upload
 		err = s.store.InTx(ctx, func(q *db.Queries) error {
-			t, err := hiringTerm(ctx, q, r)
+			t, err := hiring.TermOf(ctx, q, r.URL.Query().Get("term_id"))
 			if err != nil {
 				return err
 			}
