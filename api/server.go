@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -90,7 +89,7 @@ type Server struct {
 	// web serves the front end's files; pageRoute marks the routes of the
 	// policy table that are pages (IsPage); webCSP is their
 	// Content-Security-Policy.
-	web       *webFiles
+	web       *web.Files
 	pageRoute map[string]bool
 	webCSP    string
 }
@@ -259,19 +258,19 @@ func (s *Server) mount(r *chi.Mux, rt route) {
 
 // webBuild picks the front end's build: Deps.Web, else WEB_DIR (read on
 // every request, for the front end's dev loop), else the embedded one.
-func (s *Server) webBuild(d Deps) *webFiles {
+func (s *Server) webBuild(d Deps) *web.Files {
 	switch {
 	case d.Web != nil:
-		return &webFiles{fsys: d.Web, cache: &sync.Map{}}
+		return web.NewFiles(d.Web, true)
 	case d.Config.WebDir != "":
 		if st, err := os.Stat(d.Config.WebDir); err != nil || !st.IsDir() {
 			s.log.Error("WEB_DIR is not a directory: every page answers 404 until it is", "dir", d.Config.WebDir)
 		} else {
 			s.log.Info("serving the web front end from WEB_DIR, read on every request", "dir", d.Config.WebDir)
 		}
-		return &webFiles{fsys: web.Dir(d.Config.WebDir)}
+		return web.NewFiles(web.Dir(d.Config.WebDir), false)
 	}
-	return &webFiles{fsys: web.FS(), cache: &sync.Map{}}
+	return web.NewFiles(web.FS(), true)
 }
 
 // ServeHTTP implements http.Handler.
