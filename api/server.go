@@ -20,10 +20,12 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/onboarding"
+	"hackdesk/ratelimit"
 	"hackdesk/receipts"
 	"hackdesk/signing"
 	"hackdesk/slots"
 	"hackdesk/storage"
+	"hackdesk/sweep"
 	"hackdesk/web"
 )
 
@@ -41,7 +43,7 @@ type Deps struct {
 	Blob     *storage.Store
 	Auth     Authenticator // nil means sessions in the store
 	Logger   *slog.Logger
-	Limits   *RateLimits // nil means DefaultRateLimits
+	Limits   *RateLimits // nil means ratelimit.Defaults
 	// Reads serves the leaderboard's queries and the page guards' reads;
 	// nil means Store. Tests wrap it to make one part fail.
 	Reads db.Querier
@@ -69,7 +71,7 @@ type Server struct {
 	policies map[string]Policy
 	handler  http.Handler
 	edge     edge
-	limits   limiters
+	limits   ratelimit.Limiters
 	codehost *codehost.Client
 	// qrSigner signs membership QR links; dkimLookup finds shops' DKIM
 	// keys (nil: the webhook answers 503).
@@ -85,7 +87,7 @@ type Server struct {
 	uploads *slots.PerKey
 	// tokenSweep and idemSweep delete expired webhook tokens and
 	// idempotency keys now and then.
-	tokenSweep, idemSweep sweeper
+	tokenSweep, idemSweep sweep.Sweeper
 	// web serves the front end's files; pageRoute marks the routes of the
 	// policy table that are pages (IsPage); webCSP is their
 	// Content-Security-Policy.
@@ -215,11 +217,11 @@ func New(d Deps) *Server {
 	if s.reads == nil && d.Store != nil {
 		s.reads = d.Store.Queries
 	}
-	limits := DefaultRateLimits
+	limits := ratelimit.Defaults
 	if d.Limits != nil {
 		limits = *d.Limits
 	}
-	s.limits = newLimiters(limits, d.Store, d.Logger)
+	s.limits = ratelimit.New(limits, d.Store, d.Logger)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
