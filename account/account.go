@@ -7,10 +7,8 @@
 package account
 
 import (
-	"net/mail"
 	"slices"
 	"strings"
-	"unicode/utf8"
 )
 
 // Roles a profile holds (profiles.role).
@@ -29,24 +27,6 @@ var ExecPositions = []string{"President", "VP", "Exec"}
 // Privileged reports whether role administers the service (admin or
 // superadmin), which also shortens its sessions.
 func Privileged(role string) bool { return role == RoleAdmin || role == RoleSuperadmin }
-
-// MaxEmail is the longest email address, in characters (as the schema's
-// CHECK and api/openapi.yaml count).
-const MaxEmail = 254
-
-// NormalizeEmail checks an address and returns it trimmed, or why it is
-// not one.
-func NormalizeEmail(raw string) (email, why string) {
-	e := strings.TrimSpace(raw)
-	if e == "" {
-		return "", "is required"
-	}
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Address != e || a.Name != "" || utf8.RuneCountInString(e) > MaxEmail {
-		return "", "must be an email address"
-	}
-	return e, ""
-}
 
 func oneOf(v string, set []string) bool { return slices.Contains(set, v) }
 

@@ -22,7 +22,7 @@ type SignupRequest struct {
 func (r *SignupRequest) Validate() apperr.Fields {
 	f := apperr.Fields{}
 	var why string
-	if r.Email, why = NormalizeEmail(r.Email); why != "" {
+	if r.Email, why = mail.NormalizeAddress(r.Email); why != "" {
 		f.Add("email", why)
 	}
 	if r.DisplayName, why = auth.CheckDisplayName(r.DisplayName); why != "" {

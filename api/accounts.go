@@ -10,30 +10,25 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/auth"
 	"hackdesk/db"
+	"hackdesk/membership"
+	"hackdesk/ratelimit"
 )
 
 // forgotFloor is the least time forgot-password takes, so a known and an
 // unknown email answer alike.
 const forgotFloor = 400 * time.Millisecond
 
-// maxEmail is account.MaxEmail, for the other bodies that carry an email.
-const maxEmail = account.MaxEmail
-
-// normalizeEmail is account.NormalizeEmail, for the other bodies that
-// carry an email.
-func normalizeEmail(raw string) (string, string) { return account.NormalizeEmail(raw) }
-
 // userJSON is the profile as GET /api/profile shows it, with the
 // membership of the active term in the membership view (or null).
 type userJSON struct {
 	account.User
-	Membership *membershipJSON `json:"membership"`
+	Membership *membership.View `json:"membership"`
 }
 
 func toUserJSON(u account.User) userJSON {
 	out := userJSON{User: u}
 	if u.ActiveMembership != nil {
-		m := toMembershipJSON(*u.ActiveMembership)
+		m := membership.ToView(*u.ActiveMembership)
 		out.Membership = &m
 	}
 	return out
@@ -58,7 +53,7 @@ func hashErr(w http.ResponseWriter, err error) error {
 // signup is POST /api/auth/signup (account.Signup). The password is hashed
 // before the transaction, whether or not the email has an account.
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
-	if err := allow(s.limits.signupIP.over(w, r, clientKey(r))); err != nil {
+	if err := allow(over(w, r, s.limits.SignupIP, ratelimit.ClientKey(r.RemoteAddr))); err != nil {
 		return err
 	}
 	var req account.SignupRequest
@@ -107,15 +102,15 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
-	failures := emailIPKey(req.Email, r)
+	failures := ratelimit.EmailIPKey(req.Email, r.RemoteAddr)
 	if err := allow(
-		s.limits.loginIP.over(w, r, clientKey(r)),
-		s.limits.loginFailures.full(w, failures)); err != nil {
+		over(w, r, s.limits.LoginIP, ratelimit.ClientKey(r.RemoteAddr)),
+		full(w, s.limits.LoginFailures, failures)); err != nil {
 		return err
 	}
 	out, err := account.Login(r.Context(), s.store.Queries, req)
 	if errors.Is(err, account.ErrBadCredentials) {
-		s.limits.loginFailures.fail(r, failures)
+		s.limits.LoginFailures.Fail(r.Context(), failures)
 	}
 	if err != nil {
 		return hashErr(w, err)
@@ -148,11 +143,11 @@ func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := allow(
-		s.limits.forgotIP.over(w, r, clientKey(r)),
-		s.limits.forgotEmailIP.over(w, r, emailIPKey(req.Email, r))); err != nil {
+		over(w, r, s.limits.ForgotIP, ratelimit.ClientKey(r.RemoteAddr)),
+		over(w, r, s.limits.ForgotEmailIP, ratelimit.EmailIPKey(req.Email, r.RemoteAddr))); err != nil {
 		return err
 	}
-	send, err := s.limits.forgotEmail.take(w, r, emailKey(req.Email))
+	send, err := take(w, r, s.limits.ForgotEmail, ratelimit.EmailKey(req.Email))
 	if err != nil {
 		return err
 	}
@@ -182,7 +177,7 @@ func (s *Server) forgotPassword(w http.ResponseWriter, r *http.Request) error {
 // is hashed, so a guessed or stale token costs no hash; the token is used
 // in the transaction that stores the hash (account.ResetPassword).
 func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) error {
-	if err := allow(s.limits.resetIP.over(w, r, clientKey(r))); err != nil {
+	if err := allow(over(w, r, s.limits.ResetIP, ratelimit.ClientKey(r.RemoteAddr))); err != nil {
 		return err
 	}
 	var req account.ResetRequest

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"maps"
 	"net/http"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -13,16 +12,6 @@ import (
 	"hackdesk/db"
 	"hackdesk/review"
 )
-
-// joinSet lists the values of set for a field error ("must be one of a,
-// b, c"): the decisions and hiring bodies use it.
-func joinSet[T ~string](set []T) string {
-	s := make([]string, len(set))
-	for i, v := range set {
-		s[i] = string(v)
-	}
-	return strings.Join(s, ", ")
-}
 
 // adminListApplications is GET /api/admin/applications?q=&status=&sort=&order=&page=&page_size=:
 // every application (drafts too) with its applicant's name, searchable by
@@ -54,7 +43,7 @@ func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) err
 		return review.ErrApplicationNotFound
 	}
 	ctx := r.Context()
-	view, err := ReviewView(ctx, s.store, s.blob, s.log, id)
+	view, err := review.ApplicationView(ctx, s.store.Queries, s.blob, s.log, id)
 	if errors.Is(err, db.ErrNotFound) {
 		return review.ErrApplicationNotFound
 	}

@@ -50,7 +50,7 @@ func (s *Server) patchApplication(w http.ResponseWriter, r *http.Request) error 
 	// Team members are looked up as accounts, and the answer tells whether
 	// an email has one: the team search's per-caller limit counts it.
 	if patch.TeamSearched() {
-		if err := allow(s.limits.search.over(w, r, me.String())); err != nil {
+		if err := allow(over(w, r, s.limits.Search, me.String())); err != nil {
 			return err
 		}
 	}

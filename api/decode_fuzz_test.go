@@ -16,6 +16,7 @@ import (
 	"hackdesk/application"
 	"hackdesk/auth"
 	"hackdesk/db"
+	"hackdesk/patch"
 )
 
 // Fuzz targets for the one JSON decoder (decode.go), the PATCH field types
@@ -244,7 +245,7 @@ func FuzzField(f *testing.F) {
 func checkField[T any](t *testing.T, body []byte, null bool) {
 	t.Helper()
 	var v struct {
-		V field[T] `json:"v"`
+		V patch.Field[T] `json:"v"`
 	}
 	_, err := decodeInto("application/json", body, &v)
 	if err != nil {
@@ -268,7 +269,7 @@ func checkField[T any](t *testing.T, body []byte, null bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back field[T]
+	var back patch.Field[T]
 	if err := json.Unmarshal(enc, &back); err != nil || !back.Set || back.Null || !reflect.DeepEqual(back.V, v.V.V) {
 		t.Fatalf("field[%T] %s: round trip through %s gave %+v (%v)", v.V.V, body, enc, back, err)
 	}
@@ -282,12 +283,12 @@ func FuzzListOrString(f *testing.F) {
 		f.Add(s, "c")
 	}
 	f.Fuzz(func(t *testing.T, a, b string) {
-		var fromString listOrString
+		var fromString patch.List
 		enc, _ := json.Marshal(a + "," + b)
 		if err := json.Unmarshal(enc, &fromString); err != nil {
 			t.Fatalf("string %s refused: %v", enc, err)
 		}
-		var fromArray listOrString
+		var fromArray patch.List
 		enc, _ = json.Marshal([]string{a, b})
 		if err := json.Unmarshal(enc, &fromArray); err != nil {
 			t.Fatalf("array %s refused: %v", enc, err)
@@ -303,7 +304,7 @@ func FuzzListOrString(f *testing.F) {
 				}
 			}
 		}
-		var again listOrString
+		var again patch.List
 		enc, _ = json.Marshal(s)
 		if err := json.Unmarshal(enc, &again); err != nil || again != fromString {
 			t.Fatalf("canonical %q decodes again to %q (%v)", s, again, err)

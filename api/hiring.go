@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"net/http"
 	"strings"
 
@@ -15,23 +14,11 @@ import (
 	"hackdesk/workflows"
 )
 
-// hiringTerm resolves ?term_id= (400 when malformed, 404 when unknown) or,
-// without it, the hiring term: the one that starts last (hiring.TermOf).
-func hiringTerm(ctx context.Context, q *db.Queries, r *http.Request) (db.Term, error) {
-	return hiring.TermOf(ctx, q, r.URL.Query().Get("term_id"))
-}
-
 // hiringActor is the caller as hiring sees them: a superadmin or President
 // acts on every subteam, a VP on their own. The policy gate has already
 // let only these through.
 func hiringActor(p *Principal) hiring.Actor {
 	return hiring.NewActor(p.ProfileID, p.Email, p.Role == "superadmin", p.ExecPosition, p.ExecSubteam)
-}
-
-// callerScope is the hiring scope and role of the caller (hiringActor).
-func callerScope(p *Principal) (hiring.Scope, hiring.Role) {
-	a := hiringActor(p)
-	return a.Scope, a.Role
 }
 
 // listPositions is GET /api/positions?term_id= (public): the open
@@ -123,7 +110,7 @@ func (s *Server) listReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	scope, _ := callerScope(principalFrom(ctx))
+	scope := hiringActor(principalFrom(ctx)).Scope
 	items, total, err := hiring.ReviewList(ctx, s.store.Queries, scope, filter)
 	if err != nil {
 		return err

@@ -56,7 +56,7 @@ func (s *Server) idempotentTx(ctx context.Context, r *http.Request, actor uuid.U
 	if !validIdempotencyKey(key) {
 		return answer{}, errBadKey
 	}
-	s.idemSweep.maybe(time.Hour, s.log, "expired idempotency keys", func(ctx context.Context) (int64, error) {
+	s.idemSweep.Maybe(time.Hour, s.log, "expired idempotency keys", func(ctx context.Context) (int64, error) {
 		return s.store.IdempotencyKeysPrune(ctx, time.Now().Add(-idempotencyKeep))
 	})
 	canonical, err := json.Marshal(req)

@@ -8,13 +8,8 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/membership"
+	"hackdesk/term"
 )
-
-// membershipJSON is a membership as the API shows it (the caller's, in
-// GET /api/profile too).
-type membershipJSON = membership.View
-
-func toMembershipJSON(m db.Membership) membershipJSON { return membership.ToView(m) }
 
 // getMembership is GET /api/membership: the caller's membership of the
 // active term (null before joining), the term and the dues.
@@ -25,7 +20,7 @@ func (s *Server) getMembership(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := map[string]any{"membership": mine.Membership, "term": nil, "dues_cents": s.cfg.MembershipDuesCents}
 	if mine.Term != nil {
-		out["term"] = toTermJSON(*mine.Term)
+		out["term"] = term.ToView(*mine.Term)
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil
@@ -42,7 +37,7 @@ func (s *Server) joinMembership(w http.ResponseWriter, r *http.Request) error {
 	if j.Created {
 		status = http.StatusCreated
 	}
-	writeJSON(w, status, map[string]any{"membership": j.Membership, "term": toTermJSON(j.Term), "dues_cents": s.cfg.MembershipDuesCents})
+	writeJSON(w, status, map[string]any{"membership": j.Membership, "term": term.ToView(j.Term), "dues_cents": s.cfg.MembershipDuesCents})
 	return nil
 }
 
@@ -107,7 +102,7 @@ func (s *Server) adminGetMembership(w http.ResponseWriter, r *http.Request) erro
 }
 
 func writeMembershipDetail(w http.ResponseWriter, d membership.Detail) {
-	writeJSON(w, http.StatusOK, map[string]any{"membership": d.Membership, "member": d.Member, "term": toTermJSON(d.Term)})
+	writeJSON(w, http.StatusOK, map[string]any{"membership": d.Membership, "member": d.Member, "term": term.ToView(d.Term)})
 }
 
 // adminListMemberships is GET /api/admin/memberships?q=&status=&term_id=

@@ -14,8 +14,10 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hiring"
 	"hackdesk/onboarding"
 	"hackdesk/outbox"
+	"hackdesk/term"
 	"hackdesk/workflows"
 )
 
@@ -26,7 +28,7 @@ func (s *Server) getForm(kind onboarding.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx := r.Context()
 		me := principalFrom(ctx).ProfileID
-		t, err := hiringTerm(ctx, s.store.Queries, r)
+		t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
 		if err != nil {
 			return err
 		}
@@ -35,7 +37,7 @@ func (s *Server) getForm(kind onboarding.Kind) handlerFunc {
 			return err
 		}
 		writeJSON(w, http.StatusOK, map[string]any{
-			"term":         toTermJSON(f.Term),
+			"term":         term.ToView(f.Term),
 			"window":       f.Window,
 			"role_options": f.RoleOptions,
 			"submission":   sub,
@@ -44,51 +46,11 @@ func (s *Server) getForm(kind onboarding.Kind) handlerFunc {
 	}
 }
 
-// formBody is a form submission. The headshot fields are optional: left
-// out, the stored ones stay; a null headshot_key removes the headshot.
-type formBody struct {
-	DisplayName     *string       `json:"display_name"`
-	Email           *string       `json:"email"`
-	Role            *string       `json:"role"`
-	TermType        *string       `json:"term_type"`
-	HeadshotKey     field[string] `json:"headshot_key"`
-	HeadshotConsent field[bool]   `json:"headshot_consent"`
-	ChatHandle      *string       `json:"chat_handle"`
-	PhotoHandle     *string       `json:"photo_handle"`
-	DsCompetency    *string       `json:"ds_competency"`
-}
-
-func (b *formBody) Validate() apperr.Fields {
-	f := apperr.Fields{}
-	for name, v := range map[string]*string{"display_name": b.DisplayName, "email": b.Email, "role": b.Role,
-		"term_type": b.TermType, "ds_competency": b.DsCompetency} {
-		if v == nil {
-			f.Add(name, "is required")
-		}
-	}
-	if b.HeadshotConsent.Set && b.HeadshotConsent.Null {
-		f.Add("headshot_consent", "cannot be null")
-	}
-	return f
-}
-
-// answers are the body's fields as onboarding.Submit takes them.
-func (b *formBody) answers() onboarding.Answers {
-	a := onboarding.Answers{DisplayName: deref(b.DisplayName), Email: deref(b.Email), Role: deref(b.Role),
-		TermType: deref(b.TermType), ChatHandle: deref(b.ChatHandle), PhotoHandle: deref(b.PhotoHandle),
-		DsCompetency: deref(b.DsCompetency), SetHeadshotKey: b.HeadshotKey.Set,
-		SetHeadshotConsent: b.HeadshotConsent.Set, HeadshotConsent: b.HeadshotConsent.V}
-	if b.HeadshotKey.Set && !b.HeadshotKey.Null {
-		a.HeadshotKey = &b.HeadshotKey.V
-	}
-	return a
-}
-
 // putForm is PUT /api/onboarding and /api/onboarding/returning: the first
 // submission creates the row (201), a later one updates it (200).
 func (s *Server) putForm(kind onboarding.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		var body formBody
+		var body onboarding.FormInput
 		if err := decode(w, r, &body); err != nil {
 			return err
 		}
@@ -96,11 +58,11 @@ func (s *Server) putForm(kind onboarding.Kind) handlerFunc {
 		me := principalFrom(ctx).ProfileID
 		var out onboarding.Saved
 		err := s.store.InTx(ctx, func(q *db.Queries) error {
-			t, err := hiringTerm(ctx, q, r)
+			t, err := hiring.TermOf(ctx, q, r.URL.Query().Get("term_id"))
 			if err != nil {
 				return err
 			}
-			if out, err = onboarding.Submit(ctx, q, s.blob, t, kind, me, body.answers()); err != nil {
+			if out, err = onboarding.Submit(ctx, q, s.blob, t, kind, me, body.Answers()); err != nil {
 				return err
 			}
 			return queueHeadshotCleanup(ctx, q, t.ID, me, kind, out.Dropped)
@@ -185,7 +147,7 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx := r.Context()
 		me := principalFrom(ctx).ProfileID
-		t, err := hiringTerm(ctx, s.store.Queries, r)
+		t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
 		if err != nil {
 			return err
 		}
@@ -207,7 +169,7 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 		}
 		var up onboarding.Upload
 		err = s.store.InTx(ctx, func(q *db.Queries) error {
-			t, err := hiringTerm(ctx, q, r)
+			t, err := hiring.TermOf(ctx, q, r.URL.Query().Get("term_id"))
 			if err != nil {
 				return err
 			}

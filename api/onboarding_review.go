@@ -6,7 +6,9 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/hiring"
 	"hackdesk/onboarding"
+	"hackdesk/term"
 )
 
 // reviewSubmissions loads the submissions a VP (their subteam) or a
@@ -17,11 +19,11 @@ func (s *Server) reviewSubmissions(r *http.Request) (db.Term, onboarding.Kind, [
 	if err != nil {
 		return db.Term{}, kind, nil, err
 	}
-	t, err := hiringTerm(ctx, s.store.Queries, r)
+	t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
 	if err != nil {
 		return t, kind, nil, err
 	}
-	scope, _ := callerScope(principalFrom(ctx))
+	scope := hiringActor(principalFrom(ctx)).Scope
 	var subteam *string
 	if !scope.All {
 		subteam = &scope.Subteam
@@ -41,7 +43,7 @@ func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"term": toTermJSON(t), "kind": kind,
+	writeJSON(w, http.StatusOK, map[string]any{"term": term.ToView(t), "kind": kind,
 		"submissions": onboarding.ReviewItems(pageOf(rows, pg)), "total": len(rows), "page": pg.Number, "page_size": pg.Size})
 	return nil
 }

@@ -59,14 +59,6 @@ const assetsPattern = "/assets/*"
 // notFoundEntry is the build's page for a path that matches nothing.
 const notFoundEntry = "404.html"
 
-// Cache-Control of the front end's answers: hashed assets never change
-// under their name; the HTML names the current assets, so a browser asks
-// again every time (and gets a 304 while it has not changed).
-const (
-	assetCaching = "public, max-age=31536000, immutable"
-	htmlCaching  = "no-cache"
-)
-
 // webRoutes are the rows of the policy table that serve the front end: every
 // page, and its assets (public: their names are in every page).
 func (s *Server) webRoutes() []route {
@@ -178,7 +170,7 @@ func (s *Server) submittedApplication(r *http.Request) string {
 // WEB_DIR, or an entry not built yet, is a missing page).
 func (s *Server) servePage(w http.ResponseWriter, r *http.Request, entry string) {
 	w.Header().Set("Content-Security-Policy", s.webCSP)
-	if s.web.serve(w, r, entry, http.StatusOK, htmlCaching) {
+	if s.web.Serve(w, r, entry, http.StatusOK, web.PageCaching) {
 		return
 	}
 	s.log.ErrorContext(r.Context(), "page: the web build has no such entry", "entry", entry,
@@ -196,11 +188,11 @@ const fallback404 = `<!doctype html>
 func (s *Server) notFoundPage(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", s.webCSP)
-	if s.web.serve(w, r, notFoundEntry, http.StatusNotFound, htmlCaching) {
+	if s.web.Serve(w, r, notFoundEntry, http.StatusNotFound, web.PageCaching) {
 		return
 	}
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Cache-Control", htmlCaching)
+	h.Set("Cache-Control", web.PageCaching)
 	w.WriteHeader(http.StatusNotFound)
 	if r.Method != http.MethodHead {
 		_, _ = w.Write([]byte(fallback404))
@@ -225,16 +217,10 @@ func apiPath(p string) bool {
 	return p == "/api" || strings.HasPrefix(p, "/api/")
 }
 
-// asset serves a file of the build's assets/ by its own name, precompressed
-// when the client accepts it. Only the original names are served: the .gz
-// and .br siblings are variants of a file, never files of their own type.
-// Anything else is a plain 404 (a script or style that is not there is not
-// a page).
+// asset serves a file of the build's assets/ by the name below /assets/
+// (web.Files.Asset).
 func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
-	name := chi.URLParam(r, "*")
-	if !validAssetName(name) || !s.web.serve(w, r, "assets/"+name, http.StatusOK, assetCaching) {
-		http.Error(w, "Not found", http.StatusNotFound)
-	}
+	s.web.Asset(w, r, chi.URLParam(r, "*"))
 }
 
 // newWebCSP is the Content-Security-Policy of every HTML answer: everything

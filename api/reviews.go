@@ -1,11 +1,22 @@
 package api
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
+
+	"github.com/google/uuid"
 
 	"hackdesk/db"
 	"hackdesk/review"
+	"hackdesk/storage"
 )
+
+// ReviewView is the reviewer's view of application id
+// (review.ApplicationView); db.ErrNotFound for an unknown id.
+func ReviewView(ctx context.Context, store *db.Store, blob *storage.Store, log *slog.Logger, id uuid.UUID) (review.Application, error) {
+	return review.ApplicationView(ctx, store.Queries, blob, log, id)
+}
 
 // reviewer is the caller as the review rules see them.
 func reviewer(p *Principal) review.Reviewer {
@@ -13,14 +24,10 @@ func reviewer(p *Principal) review.Reviewer {
 }
 
 // nextApplication is GET /api/applications/random: the application the
-// assignment rule (review.Next) gives the caller, in the reviewer view.
+// assignment rule gives the caller, in the reviewer view (review.NextView).
 func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	row, err := review.Next(ctx, s.store.Queries, reviewer(principalFrom(ctx)))
-	if err != nil {
-		return err
-	}
-	view, err := reviewViewOf(ctx, s.store.Queries, s.blob, s.log, row.Application, row.TeamMembersWithNames)
+	view, err := review.NextView(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)))
 	if err != nil {
 		return err
 	}

@@ -14,22 +14,13 @@ import (
 	"hackdesk/workflows"
 )
 
-// The term errors other handlers answer too (package term).
-var (
-	errNoActiveTerm = term.ErrNoActive
-	errTermMissing  = term.ErrMissing
-)
-
-// toTermJSON is a term as the API shows it.
-func toTermJSON(t db.Term) term.View { return term.ToView(t) }
-
 // getActiveTerm is GET /api/terms/active.
 func (s *Server) getActiveTerm(w http.ResponseWriter, r *http.Request) error {
 	t, err := term.Active(r.Context(), s.store.Queries)
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"term": toTermJSON(t)})
+	writeJSON(w, http.StatusOK, map[string]any{"term": term.ToView(t)})
 	return nil
 }
 
@@ -47,7 +38,7 @@ func (s *Server) listTerms(w http.ResponseWriter, r *http.Request) error {
 	}
 	out := []term.View{}
 	for _, t := range pageOf(rows, pg) {
-		out = append(out, toTermJSON(t))
+		out = append(out, term.ToView(t))
 	}
 	writeList(w, "terms", out, len(rows), pg)
 	return nil
@@ -74,7 +65,7 @@ func (s *Server) createTerm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"term": toTermJSON(t)})
+	writeJSON(w, http.StatusCreated, map[string]any{"term": term.ToView(t)})
 	return nil
 }
 
@@ -84,7 +75,7 @@ func (s *Server) createTerm(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) patchTerm(w http.ResponseWriter, r *http.Request) error {
 	id, err := uuid.Parse(chi.URLParam(r, "id"))
 	if err != nil {
-		return errTermMissing
+		return term.ErrMissing
 	}
 	var body term.Input
 	if err := decode(w, r, &body); err != nil {
@@ -104,7 +95,7 @@ func (s *Server) patchTerm(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"term": toTermJSON(t)})
+	writeJSON(w, http.StatusOK, map[string]any{"term": term.ToView(t)})
 	return nil
 }
 

@@ -12,7 +12,7 @@ import (
 // rate limit, so the list of members cannot be harvested.
 func (s *Server) searchUsers(w http.ResponseWriter, r *http.Request) error {
 	me := principalFrom(r.Context()).ProfileID
-	if err := allow(s.limits.search.over(w, r, me.String())); err != nil {
+	if err := allow(over(w, r, s.limits.Search, me.String())); err != nil {
 		return err
 	}
 	search, err := account.ParseSearch(r.URL.Query().Get("q"), r.URL.Query().Get("limit"))

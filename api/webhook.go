@@ -66,7 +66,7 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) error
 		return errBusy // the caller has gone, or every place stayed taken
 	}
 	defer release()
-	s.tokenSweep.maybe(time.Minute, s.log, "expired webhook tokens", func(ctx context.Context) (int64, error) {
+	s.tokenSweep.Maybe(time.Minute, s.log, "expired webhook tokens", func(ctx context.Context) (int64, error) {
 		return membership.PruneTokens(ctx, s.store.Queries, time.Now())
 	})
 	var stored membership.Stored

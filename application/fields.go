@@ -188,7 +188,7 @@ func (p *Patch) Validate() apperr.Fields {
 		}
 	}
 	if p.PositionIDs.Set && !p.PositionIDs.Null {
-		ids, why := ParsePositionIDs(p.PositionIDs.V, hiring.MaxPositions)
+		ids, why := hiring.ParsePositionIDs(p.PositionIDs.V, hiring.MaxPositions)
 		if why != "" {
 			f.Add("position_ids", why)
 		}
@@ -198,29 +198,6 @@ func (p *Patch) Validate() apperr.Fields {
 		f.Add("answers", "must be an object of question ids to answers")
 	}
 	return f
-}
-
-// ParsePositionIDs reads a list of positions: at most limit distinct UUIDs
-// (an application's choices, a question's positions). The string is the
-// reason the list is refused, empty when it is accepted.
-func ParsePositionIDs(raw []string, limit int) ([]uuid.UUID, string) {
-	if len(raw) > limit {
-		return nil, fmt.Sprintf("at most %d positions", limit)
-	}
-	ids := make([]uuid.UUID, 0, len(raw))
-	seen := map[uuid.UUID]bool{}
-	for _, v := range raw {
-		id, err := uuid.Parse(v)
-		if err != nil {
-			return nil, v + " is not a UUID"
-		}
-		if seen[id] {
-			return nil, v + " is listed twice"
-		}
-		seen[id] = true
-		ids = append(ids, id)
-	}
-	return ids, ""
 }
 
 // setText applies a text patch: null or blank clears, otherwise trimmed.

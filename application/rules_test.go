@@ -2,7 +2,6 @@ package application
 
 import (
 	"maps"
-	"strings"
 	"testing"
 	"time"
 
@@ -238,31 +237,6 @@ func TestDecisionRequestValidate(t *testing.T) {
 			req := c.req
 			if got := req.Validate(); !maps.Equal(got, c.want) {
 				t.Fatalf("got %v, want %v", got, c.want)
-			}
-		})
-	}
-}
-
-func TestParsePositionIDs(t *testing.T) {
-	t.Parallel()
-	a, b := uuid.NewString(), uuid.NewString()
-	for _, c := range []struct {
-		name string
-		raw  []string
-		n    int
-		why  string
-	}{
-		{"None", nil, 0, ""},
-		{"Two", []string{a, b}, 2, ""},
-		{"TooMany", []string{a, b, uuid.NewString(), uuid.NewString()}, 0, "at most 3 positions"},
-		{"NotUUID", []string{a, "x"}, 0, "x is not a UUID"},
-		{"Twice", []string{a, strings.ToUpper(a)}, 0, strings.ToUpper(a) + " is listed twice"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			ids, why := ParsePositionIDs(c.raw, 3)
-			if why != c.why || len(ids) != c.n {
-				t.Fatalf("got %v, %q; want %d ids, %q", ids, why, c.n, c.why)
 			}
 		})
 	}

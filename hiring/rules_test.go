@@ -107,6 +107,7 @@ func TestParsePositionIDs(t *testing.T) {
 		{[]string{a, b}, "", 2},
 		{[]string{a, b, a}, "at most 2 positions", 0},
 		{[]string{a, a}, a + " is listed twice", 0},
+		{[]string{a, strings.ToUpper(a)}, strings.ToUpper(a) + " is listed twice", 0},
 		{[]string{"x"}, "x is not a UUID", 0},
 	} {
 		ids, why := ParsePositionIDs(c.raw, 2)

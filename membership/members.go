@@ -9,16 +9,8 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/term"
 )
-
-// activeTerm is the term members join now: ErrNoActiveTerm without one.
-func activeTerm(ctx context.Context, q *db.Queries) (db.Term, error) {
-	t, err := q.TermActive(ctx)
-	if errors.Is(err, db.ErrNotFound) {
-		return db.Term{}, ErrNoActiveTerm
-	}
-	return t, err
-}
 
 // Mine is a member's membership of the active term.
 type Mine struct {
@@ -28,8 +20,8 @@ type Mine struct {
 
 // Current is profile's membership of the active term, if any.
 func Current(ctx context.Context, q *db.Queries, profile uuid.UUID) (Mine, error) {
-	t, err := activeTerm(ctx, q)
-	if errors.Is(err, ErrNoActiveTerm) {
+	t, err := term.Active(ctx, q)
+	if errors.Is(err, term.ErrNoActive) {
 		return Mine{}, nil
 	}
 	if err != nil {
@@ -57,7 +49,7 @@ type Joined struct {
 // Join makes profile a member of the active term, unpaid, or returns the
 // membership already there, paid or not.
 func Join(ctx context.Context, q *db.Queries, profile uuid.UUID) (Joined, error) {
-	t, err := activeTerm(ctx, q)
+	t, err := term.Active(ctx, q)
 	if err != nil {
 		return Joined{}, err
 	}
@@ -77,9 +69,9 @@ func Join(ctx context.Context, q *db.Queries, profile uuid.UUID) (Joined, error)
 }
 
 // Own is the id of profile's membership of the active term, for its QR
-// code: ErrNoActiveTerm, or ErrNotAMember before the member joins.
+// code: term.ErrNoActive, or ErrNotAMember before the member joins.
 func Own(ctx context.Context, q *db.Queries, profile uuid.UUID) (uuid.UUID, error) {
-	t, err := activeTerm(ctx, q)
+	t, err := term.Active(ctx, q)
 	if err != nil {
 		return uuid.Nil, err
 	}
@@ -155,7 +147,7 @@ func (f *ListFilter) Validate() apperr.Fields {
 func List(ctx context.Context, q *db.Queries, f ListFilter, limit, offset int32) ([]ListItem, int64, error) {
 	termID := f.termID
 	if termID == uuid.Nil {
-		t, err := activeTerm(ctx, q)
+		t, err := term.Active(ctx, q)
 		if err != nil {
 			return nil, 0, err
 		}

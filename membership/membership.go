@@ -67,7 +67,6 @@ type Email = mail.Ref
 
 // The errors the API answers as they are.
 var (
-	ErrNoActiveTerm       = apperr.New(apperr.NotFound, "No active term")
 	ErrMembershipNotFound = apperr.New(apperr.NotFound, "Membership not found")
 	ErrNotAMember         = apperr.WithMessage(apperr.NotFound, "Membership not found", "Join the active term first (POST /api/membership)")
 	ErrAlreadyPaid        = apperr.New(apperr.Conflict, "Membership already paid")

@@ -11,6 +11,7 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/mail"
 	"hackdesk/receipts"
 )
 
@@ -151,10 +152,6 @@ func processedOutcome(ctx context.Context, q *db.Queries, receiptID uuid.UUID) (
 		Email: &Email{Key: ConfirmationKey(m.ID), Kind: ConfirmationKind, To: d.Email}}, nil
 }
 
-// maxEmail is the longest email address, in characters (as the schema's
-// CHECK on profiles.email).
-const maxEmail = 254
-
 // MatchInput is the account an admin matches a parked receipt to.
 type MatchInput struct {
 	Email string `json:"email"`
@@ -164,7 +161,7 @@ type MatchInput struct {
 func (in *MatchInput) Validate() apperr.Fields {
 	f := apperr.Fields{}
 	in.Email = strings.TrimSpace(in.Email)
-	if in.Email == "" || utf8.RuneCountInString(in.Email) > maxEmail || !strings.Contains(in.Email, "@") {
+	if in.Email == "" || utf8.RuneCountInString(in.Email) > mail.MaxAddress || !strings.Contains(in.Email, "@") {
 		f.Add("email", "must be an email address")
 	}
 	return f

@@ -9,6 +9,7 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/membership"
+	"hackdesk/term"
 	"hackdesk/testenv"
 )
 
@@ -147,13 +148,13 @@ func TestJoinAndPay(t *testing.T) {
 	if mine, err := membership.Current(f.ctx, q, ana); err != nil || mine.Term != nil || mine.Membership != nil {
 		t.Fatalf("no active term: %+v, %v", mine, err)
 	}
-	if _, err := membership.Join(f.ctx, q, ana); err != membership.ErrNoActiveTerm {
+	if _, err := membership.Join(f.ctx, q, ana); err != term.ErrNoActive {
 		t.Fatalf("Join without an active term: %v", err)
 	}
-	if _, err := membership.Own(f.ctx, q, ana); err != membership.ErrNoActiveTerm {
+	if _, err := membership.Own(f.ctx, q, ana); err != term.ErrNoActive {
 		t.Fatalf("Own without an active term: %v", err)
 	}
-	if _, _, err := membership.List(f.ctx, q, membership.ListFilter{}, 25, 0); err != membership.ErrNoActiveTerm {
+	if _, _, err := membership.List(f.ctx, q, membership.ListFilter{}, 25, 0); err != term.ErrNoActive {
 		t.Fatalf("List without an active term: %v", err)
 	}
 }

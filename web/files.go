@@ -1,4 +1,4 @@
-package api
+package web
 
 import (
 	"bytes"
@@ -13,21 +13,42 @@ import (
 	"time"
 )
 
-// webFiles serves the files of a front-end build (package web): HTML
-// entries at its top, hashed assets under assets/, each text file with
-// .br and .gz siblings compressed at build time.
-type webFiles struct {
+// Files serves the files of a front-end build: HTML entries at its top,
+// hashed assets under assets/, each text file with .br and .gz siblings
+// compressed at build time. Each answer is the variant the client's
+// Accept-Encoding prefers, with an ETag (If-None-Match answers 304).
+type Files struct {
 	fsys fs.FS
 	// cache keeps every file once read, with its variants: an embedded
 	// build never changes. Nil for a build on disk (WEB_DIR), which is read
 	// on every request. Only files that exist are kept, so the cache is
 	// bounded by the build whatever names clients ask for.
-	cache *sync.Map // name → *webFile
+	cache *sync.Map // name → *file
 }
 
-// webFile is one file of the build and the precompressed variants it has,
+// NewFiles serves the build fsys. With cache, each file is read once and
+// kept (an embedded build never changes); without, every request reads
+// the file as it is now (a build on disk that `vite build --watch`
+// rewrites).
+func NewFiles(fsys fs.FS, cache bool) *Files {
+	f := &Files{fsys: fsys}
+	if cache {
+		f.cache = &sync.Map{}
+	}
+	return f
+}
+
+// Cache-Control of the answers: hashed assets never change under their
+// name; the HTML names the current assets, so a browser asks again every
+// time (and gets a 304 while it has not changed).
+const (
+	AssetCaching = "public, max-age=31536000, immutable"
+	PageCaching  = "no-cache"
+)
+
+// file is one file of the build and the precompressed variants it has,
 // by Content-Encoding ("" is the file itself).
-type webFile struct {
+type file struct {
 	variants map[string]variant
 }
 
@@ -47,17 +68,17 @@ var encodings = [...]struct{ coding, suffix string }{
 // load reads a file of the build and its precompressed siblings; false
 // when the build has no such file (or it cannot be read: a build being
 // rewritten under WEB_DIR answers 404, never 500).
-func (f *webFiles) load(name string) (*webFile, bool) {
+func (f *Files) load(name string) (*file, bool) {
 	if f.cache != nil {
 		if v, ok := f.cache.Load(name); ok {
-			return v.(*webFile), true
+			return v.(*file), true
 		}
 	}
 	data, err := fs.ReadFile(f.fsys, name)
 	if err != nil {
 		return nil, false
 	}
-	wf := &webFile{variants: map[string]variant{"": newVariant(data)}}
+	wf := &file{variants: map[string]variant{"": newVariant(data)}}
 	for _, e := range encodings {
 		if data, err := fs.ReadFile(f.fsys, name+e.suffix); err == nil {
 			wf.variants[e.coding] = newVariant(data)
@@ -74,13 +95,13 @@ func newVariant(data []byte) variant {
 	return variant{data: data, etag: `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + `"`}
 }
 
-// serve answers with the named file of the build and status: the variant
+// Serve answers with the named file of the build and status: the variant
 // the client's Accept-Encoding prefers, its Content-Type by the file's own
 // extension, Content-Length, Vary: Accept-Encoding and the given
 // Cache-Control. A 200 also carries an ETag and answers If-None-Match with
 // 304. It returns false, having written nothing, when the build has no
 // such file.
-func (f *webFiles) serve(w http.ResponseWriter, r *http.Request, name string, status int, caching string) bool {
+func (f *Files) Serve(w http.ResponseWriter, r *http.Request, name string, status int, caching string) bool {
 	wf, ok := f.load(name)
 	if !ok {
 		return false
@@ -88,7 +109,7 @@ func (f *webFiles) serve(w http.ResponseWriter, r *http.Request, name string, st
 	coding := negotiate(r.Header.Get("Accept-Encoding"), wf)
 	v := wf.variants[coding]
 	h := w.Header()
-	h.Set("Content-Type", webContentType(name))
+	h.Set("Content-Type", contentType(name))
 	h.Set("Cache-Control", caching)
 	h.Set("Vary", "Accept-Encoding")
 	if coding != "" {
@@ -118,7 +139,7 @@ func (f *webFiles) serve(w http.ResponseWriter, r *http.Request, name string, st
 // has, the coding with the highest q value above 0 (a coding not listed
 // takes the q of "*", if listed), brotli before gzip on a tie; "" (the
 // file itself) when the client accepts none of them or sent no header.
-func negotiate(accept string, wf *webFile) string {
+func negotiate(accept string, wf *file) string {
 	if strings.TrimSpace(accept) == "" {
 		return ""
 	}
@@ -156,6 +177,17 @@ func negotiate(accept string, wf *webFile) string {
 		}
 	}
 	return best
+}
+
+// Asset answers with the file assets/name of the build, precompressed
+// when the client accepts it, cached as immutable. Only the original names
+// are served: the .gz and .br siblings are variants of a file, never files
+// of their own type. Anything else is a plain 404 (a script or style that
+// is not there is not a page).
+func (f *Files) Asset(w http.ResponseWriter, r *http.Request, name string) {
+	if !validAssetName(name) || !f.Serve(w, r, "assets/"+name, http.StatusOK, AssetCaching) {
+		http.Error(w, "Not found", http.StatusNotFound)
+	}
 }
 
 // validAssetName reports whether name (the path below /assets/) may name
@@ -199,9 +231,9 @@ var contentTypes = map[string]string{
 	".otf":         "font/otf",
 }
 
-// webContentType is the type of a file of the build by its extension; an
-// unknown one is application/octet-stream (and nosniff is on every answer).
-func webContentType(name string) string {
+// contentType is the type of a file of the build by its extension; an
+// unknown one is application/octet-stream (the server sends nosniff).
+func contentType(name string) string {
 	if t, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
 		return t
 	}
