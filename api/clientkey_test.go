@@ -9,6 +9,7 @@ import (
 // an IPv6 client by its /64, the block one subscriber is usually given,
 // so a client cannot take a fresh bucket per address of its own network.
 func TestClientKey(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ remote, want string }{
 		{"198.51.100.7:4242", "198.51.100.7"},
 		{"[2001:db8:1:2:aaaa:bbbb:cccc:dddd]:443", "2001:db8:1:2::/64"},

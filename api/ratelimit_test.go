@@ -63,6 +63,7 @@ func limitedStatus(err error) int {
 // TestRateLimitsShared: two replicas (two servers' limiters) on one
 // database share each counter, concurrently too, and keep Retry-After.
 func TestRateLimitsShared(t *testing.T) {
+	t.Parallel()
 	store := limitStore(t)
 	limits := RateLimits{LoginPerIP: RateLimit{Requests: 5, Window: time.Hour},
 		LoginPerEmail: RateLimit{Requests: 3, Window: time.Hour}}

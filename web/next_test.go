@@ -3,6 +3,7 @@ package web
 import "testing"
 
 func TestSafeNext(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ raw, want string }{
 		// The cases of web/src/lib/utilities/next.test.ts, which the pages'
 		// safeNext passes.
@@ -60,6 +61,7 @@ func TestSafeNext(t *testing.T) {
 
 // The embedded build has the files the server's page table names.
 func TestFSHasEntries(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"index.html", "404.html"} {
 		if _, err := FS().Open(name); err != nil {
 			t.Errorf("embedded build: %v", err)
