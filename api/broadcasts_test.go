@@ -14,6 +14,7 @@ import (
 // The unsubscribe route takes what mail clients send and refuses tokens it
 // did not make, before it reads the database.
 func TestUnsubscribeRefusals(t *testing.T) {
+	t.Parallel()
 	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 32)))
 	s := New(Deps{Config: config.Config{SigningKey: key}})
 	for _, tc := range []struct {
@@ -30,6 +31,7 @@ func TestUnsubscribeRefusals(t *testing.T) {
 		{"ErrHugeForm", "?token=YWJj.c2ln", "application/x-www-form-urlencoded", strings.Repeat("a", 5000), 413, "Request body too large"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var r *http.Request
 			if tc.body != "" {
 				r = httptest.NewRequest("POST", "/api/unsubscribe"+tc.query, strings.NewReader(tc.body))

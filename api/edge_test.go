@@ -15,6 +15,7 @@ import (
 )
 
 func TestClientAddr(t *testing.T) {
+	t.Parallel()
 	trusted, err := config.ParseTrustedProxies("10.0.0.0/8, 192.168.1.7, 2001:db8::/32")
 	if err != nil {
 		t.Fatal(err)
@@ -45,6 +46,7 @@ func TestClientAddr(t *testing.T) {
 		{"UnparsablePeer", "pipe", []string{"198.51.100.1"}, "pipe"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			if got := clientAddr(tc.peer, tc.xff, trusted); got != tc.want {
 				t.Errorf("clientAddr(%q, %q) = %q, want %q", tc.peer, tc.xff, got, tc.want)
 			}
@@ -56,6 +58,7 @@ func TestClientAddr(t *testing.T) {
 // (the default) no header moves the address, and behind a trusted proxy
 // only X-Forwarded-For does.
 func TestRealIPIgnoresClientHeaders(t *testing.T) {
+	t.Parallel()
 	spoof := http.Header{
 		"X-Forwarded-For": {"198.51.100.1"}, "X-Real-Ip": {"198.51.100.2"},
 		"True-Client-Ip": {"198.51.100.3"}, "Forwarded": {"for=198.51.100.4"},
@@ -70,6 +73,7 @@ func TestRealIPIgnoresClientHeaders(t *testing.T) {
 		{"TrustedProxyOtherHeaders", "127.0.0.1/32", http.Header{"X-Real-Ip": {"198.51.100.2"}, "True-Client-Ip": {"198.51.100.3"}}, "127.0.0.1:1234"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			e := newEdge(config.Config{TrustedProxies: tc.trusted}, nil)
 			var got string
 			h := e.realIP(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { got = r.RemoteAddr }))
@@ -85,6 +89,7 @@ func TestRealIPIgnoresClientHeaders(t *testing.T) {
 }
 
 func TestSafeRequestID(t *testing.T) {
+	t.Parallel()
 	for id, want := range map[string]bool{
 		"trace-42":              true,
 		"a":                     true,
@@ -105,6 +110,7 @@ func TestSafeRequestID(t *testing.T) {
 }
 
 func TestRequestIDMiddleware(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, sent string
 		kept       bool
@@ -115,6 +121,7 @@ func TestRequestIDMiddleware(t *testing.T) {
 		{"Missing", "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var inCtx string
 			h := requestID(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { inCtx = middleware.GetReqID(r.Context()) }))
 			r := httptest.NewRequest(http.MethodGet, "/healthz", nil)
@@ -138,6 +145,7 @@ func TestRequestIDMiddleware(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{}})
 	for _, tc := range []struct {
 		path    string
@@ -165,6 +173,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestCanonicalOrigin(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{
 		"http://hackdesk.test":          "http://hackdesk.test",
 		"HTTPS://Hackdesk.Example:443/": "https://hackdesk.example",
@@ -183,6 +192,7 @@ func TestCanonicalOrigin(t *testing.T) {
 }
 
 func TestCrossSite(t *testing.T) {
+	t.Parallel()
 	e := newEdge(config.Config{PublicURL: "https://hackdesk.example"}, nil)
 	for _, tc := range []struct {
 		name   string
@@ -205,6 +215,7 @@ func TestCrossSite(t *testing.T) {
 		{"SameOriginAndOwnOrigin", map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": "https://hackdesk.example"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			r := httptest.NewRequest(http.MethodPost, "/api/auth/logout", nil)
 			for k, v := range tc.header {
 				r.Header.Set(k, v)
@@ -219,6 +230,7 @@ func TestCrossSite(t *testing.T) {
 // The gate applies the cross-site and body-type rules before any handler
 // runs. A fixed principal stands for a valid session.
 func TestGateCrossSiteAndBodyType(t *testing.T) {
+	t.Parallel()
 	member := &Principal{Role: "member"}
 	s := New(Deps{Config: config.Config{PublicURL: "https://hackdesk.example"}, Auth: fixedAuth{member}})
 	cookie := &http.Cookie{Name: sessionCookie, Value: "tok"}
@@ -240,6 +252,7 @@ func TestGateCrossSiteAndBodyType(t *testing.T) {
 		{"CookieCrossSiteGetPasses", "GET", "/api/openapi.yaml", true, map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var body *strings.Reader
 			if tc.body != "" {
 				body = strings.NewReader(tc.body)
@@ -269,6 +282,7 @@ func TestGateCrossSiteAndBodyType(t *testing.T) {
 // needs a caller, and any body not in JSON with 415 on every route that
 // takes one: the document lists both answers wherever they can happen.
 func TestOpenAPIListsEdgeRefusals(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Responses map[string]any `yaml:"responses"`
@@ -297,6 +311,7 @@ func TestOpenAPIListsEdgeRefusals(t *testing.T) {
 
 // The gate resolves the route on the escaped path, as the router does.
 func TestGateResolvesEscapedPath(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{}})
 	for _, path := range []string{
 		"/api/admin/applications/a%2Fb",
@@ -313,6 +328,7 @@ func TestGateResolvesEscapedPath(t *testing.T) {
 }
 
 func TestRoutePath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ target, want string }{
 		{"/api/admin/applications/a%2Fb", "/api/admin/applications/a%2Fb"},
 		// Path "a%2Fb" re-encodes to what was sent, so there is no RawPath.
@@ -337,6 +353,7 @@ func TestRoutePath(t *testing.T) {
 // A handler in the table runs only for a request the gate resolved to its
 // own route.
 func TestGatedHandlerNeedsTheGate(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{}})
 	called := false
 	h := s.gated("GET /api/admin/applications/{id}", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { called = true }))

@@ -75,6 +75,7 @@ var samples = []string{
 }
 
 func TestOpenAPIRequestRulesMatchValidation(t *testing.T) {
+	t.Parallel()
 	var doc map[string]any
 	if err := yaml.Unmarshal(openAPISpec, &doc); err != nil {
 		t.Fatal(err)

@@ -30,6 +30,7 @@ var notOperations = map[string]string{
 // Every route in the policy table is described in openapi.yaml, and the
 // document describes no route that does not exist.
 func TestOpenAPICoversRoutes(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Paths map[string]map[string]any `yaml:"paths"`
 	}
@@ -118,6 +119,7 @@ func documentErrors(t *testing.T, spec []byte) []string {
 // openapi.yaml is a valid OpenAPI 3.1 document (the official schema, as
 // libopenapi-validator embeds it).
 func TestOpenAPIDocumentIsValid(t *testing.T) {
+	t.Parallel()
 	doc, _ := openAPIModel(t, openAPISpec)
 	if v := doc.GetVersion(); !strings.HasPrefix(v, "3.1") {
 		t.Fatalf("openapi.yaml is OpenAPI %s, want 3.1", v)
@@ -131,6 +133,7 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 // in openapi.yaml: an unquoted comma in a flow mapping made
 // "case-insensitive" a key of the parameter object.
 func TestOpenAPIDocumentCheckCatchesStrayKey(t *testing.T) {
+	t.Parallel()
 	good := `description: "exact recipient, case-insensitive" }`
 	if !bytes.Contains(openAPISpec, []byte(good)) {
 		t.Fatalf("openapi.yaml no longer has %s; update this test", good)
@@ -161,6 +164,7 @@ var lowerCamel = regexp.MustCompile(`^[a-z]+(?:[A-Z][a-z0-9]*)+$`)
 
 // Every operation has a unique lowerCamelCase operationId (verb + noun).
 func TestOpenAPIOperationIDs(t *testing.T) {
+	t.Parallel()
 	_, m := openAPIModel(t, openAPISpec)
 	keys, ops, _ := operations(m)
 	seen := map[string]string{}
@@ -183,6 +187,7 @@ func TestOpenAPIOperationIDs(t *testing.T) {
 // Only public operations without input (health checks, this document, the
 // reference page) may list none.
 func TestOpenAPIFallibleOperationsList4xx(t *testing.T) {
+	t.Parallel()
 	_, m := openAPIModel(t, openAPISpec)
 	keys, ops, items := operations(m)
 	exempt := 0
@@ -224,6 +229,7 @@ func TestOpenAPIFallibleOperationsList4xx(t *testing.T) {
 // process, and its Content-Security-Policy allows exactly its own inline
 // scripts (by hash), so the page works under it.
 func TestAPIDocsPage(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{})
 	get := func(path string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()

@@ -110,6 +110,7 @@ func do(s *Server, method, target string, headers ...string) *httptest.ResponseR
 // signed-in ones without the role are sent home. The expectations are
 // written out here, independently of the Policy code.
 func TestPageGate(t *testing.T) {
+	t.Parallel()
 	callers := []struct {
 		name string
 		p    *Principal
@@ -180,6 +181,7 @@ func TestPageGate(t *testing.T) {
 // next carries the whole path and query, percent-encoded, and the sign-in
 // page's rule gives it back unchanged.
 func TestPageRedirectKeepsPathAndQuery(t *testing.T) {
+	t.Parallel()
 	s := newPageServer(t, nil, testBuild(), nil)
 	for _, target := range []string{
 		"/admin/memberships/42?sig=a_b-c",
@@ -209,6 +211,7 @@ func TestPageRedirectKeepsPathAndQuery(t *testing.T) {
 // other failure to authenticate stays the API's error (the page cannot be
 // answered honestly without knowing the caller).
 func TestPageGateBadSession(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: failingAuth{account.ErrBadSession}, Web: testBuild()})
 	w := do(s, http.MethodGet, "/profile")
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/login?next=%2Fprofile" {
@@ -231,6 +234,7 @@ func (f failingAuth) Authenticate(*http.Request) (*Principal, error) { return ni
 // /apply/submitted; a draft, no application, or an error reading it
 // serves the page.
 func TestApplyRedirectsWhenSubmitted(t *testing.T) {
+	t.Parallel()
 	member := &Principal{ProfileID: uuid.New(), Role: "member"}
 	for _, c := range []struct {
 		name   string
@@ -244,6 +248,7 @@ func TestApplyRedirectsWhenSubmitted(t *testing.T) {
 		{"ErrRead", fakeApplications{err: errors.New("connection refused")}, http.StatusOK, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			s := newPageServer(t, member, testBuild(), c.reads)
 			for _, method := range []string{http.MethodGet, http.MethodHead} {
 				w := do(s, method, "/apply")
@@ -260,6 +265,7 @@ func TestApplyRedirectsWhenSubmitted(t *testing.T) {
 }
 
 func TestPageHeaders(t *testing.T) {
+	t.Parallel()
 	s := newPageServer(t, nil, testBuild(), nil)
 	w := do(s, http.MethodGet, "/")
 	h := w.Header()
@@ -304,6 +310,7 @@ func TestPageHeaders(t *testing.T) {
 }
 
 func TestNotFoundPage(t *testing.T) {
+	t.Parallel()
 	member := &Principal{Role: "member"}
 	s := newPageServer(t, member, testBuild(), nil)
 	notFound := string(testBuild()["404.html"].Data)
@@ -433,6 +440,7 @@ func TestAssets(t *testing.T) {
 // With WEB_DIR the build is read from disk on every request: a rebuilt
 // page shows on reload, and a build being rewritten answers 404, not 500.
 func TestWebDir(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, body string) {
 		t.Helper()
@@ -472,6 +480,7 @@ func TestWebDir(t *testing.T) {
 
 // The embedded build serves its own entries (what `make run` shows).
 func TestEmbeddedBuild(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{}})
 	w := do(s, http.MethodGet, "/")
 	if w.Code != http.StatusOK || !strings.Contains(strings.ToLower(w.Body.String()), "<!doctype html>") {

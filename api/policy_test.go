@@ -11,6 +11,7 @@ import (
 // A route added to the router without a row in the policy table answers
 // 403 to everyone, superadmins included.
 func TestRouteWithoutPolicyIsForbidden(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{&Principal{Role: "superadmin"}}})
 	mux := s.handler.(*chi.Mux)
 	called := false
@@ -24,6 +25,7 @@ func TestRouteWithoutPolicyIsForbidden(t *testing.T) {
 }
 
 func TestPrincipalAllows(t *testing.T) {
+	t.Parallel()
 	member := &Principal{Role: "member"}
 	admin := &Principal{Role: "admin"}
 	super := &Principal{Role: "superadmin"}

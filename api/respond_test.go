@@ -60,7 +60,9 @@ func readBody(t *testing.T, w *httptest.ResponseRecorder) errorBody {
 }
 
 func TestDecode(t *testing.T) {
+	t.Parallel()
 	t.Run("OK", func(t *testing.T) {
+		t.Parallel()
 		w, v, ok := decodeBody(t, "application/json; charset=utf-8", `{"name":"ada","count":3}`)
 		if !ok || v.Name != "ada" || v.Count != 3 || w.Body.Len() != 0 {
 			t.Fatalf("ok=%v v=%+v body=%q", ok, v, w.Body.String())
@@ -84,6 +86,7 @@ func TestDecode(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			w, _, ok := decodeBody(t, c.contentType, c.body)
 			if ok {
 				t.Fatal("decode accepted the body")
@@ -106,6 +109,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestWriteError(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name   string
 		err    error
@@ -134,6 +138,7 @@ func TestWriteError(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			r := httptest.NewRequest(http.MethodGet, "/x", nil)
 			r = r.WithContext(contextWithRequestID(r, "req-1"))
 			w := httptest.NewRecorder()

@@ -17,6 +17,7 @@ import (
 // database (this server has none: a post let through would fail with 500).
 // A forged post is refused before the gate.
 func TestWebhookGate(t *testing.T) {
+	t.Parallel()
 	cfg := config.Defaults()
 	cfg.WebhookSigningKey = "webhook-key"
 	cfg.WebhookConcurrency = 1

@@ -7,6 +7,7 @@ import (
 )
 
 func TestTemporalTLS(t *testing.T) {
+	t.Parallel()
 	conn, creds, err := temporalTLS(config.Config{})
 	if err != nil || conn.TLS != nil || creds != nil {
 		t.Fatalf("no settings: TLS %v, credentials %v, %v; want plaintext", conn.TLS, creds, err)

@@ -13,6 +13,7 @@ import (
 func dec(d Decision) *Decision { return &d }
 
 func TestCheckAudience(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		a    Audience
@@ -34,6 +35,7 @@ func TestCheckAudience(t *testing.T) {
 			map[string]string{"audience.term_id": "only", "audience.status": "only applicants"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got := CheckAudience(tc.a)
 			if len(got) != len(tc.want) || !maps.EqualFunc(got, tc.want, func(reason, word string) bool { return strings.Contains(reason, word) }) {
 				t.Fatalf("CheckAudience(%+v) = %v, want %v", tc.a, got, tc.want)
@@ -43,6 +45,7 @@ func TestCheckAudience(t *testing.T) {
 }
 
 func TestCheckSubjectAndBody(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, subject, why string
 	}{
@@ -56,6 +59,7 @@ func TestCheckSubjectAndBody(t *testing.T) {
 		{"ErrNotUTF8", "Hi \xff", "UTF-8"},
 	} {
 		t.Run("Subject"+tc.name, func(t *testing.T) {
+			t.Parallel()
 			if got := CheckSubject(tc.subject); (got == "") != (tc.why == "") || !strings.Contains(got, tc.why) {
 				t.Fatalf("CheckSubject(%q) = %q, want %q", tc.subject, got, tc.why)
 			}
@@ -69,6 +73,7 @@ func TestCheckSubjectAndBody(t *testing.T) {
 		{"ErrTooLong", strings.Repeat("a", MaxBody+1), "at most"},
 	} {
 		t.Run("Body"+tc.name, func(t *testing.T) {
+			t.Parallel()
 			if got := CheckBody(tc.body); (got == "") != (tc.why == "") || !strings.Contains(got, tc.why) {
 				t.Fatalf("CheckBody = %q, want %q", got, tc.why)
 			}
@@ -77,6 +82,7 @@ func TestCheckSubjectAndBody(t *testing.T) {
 }
 
 func TestUnsubscribe(t *testing.T) {
+	t.Parallel()
 	s := UnsubscribeSigner([]byte(strings.Repeat("k", 32)))
 	who := uuid.New()
 	h := UnsubscribeHeaders("https://club.example/", s, who)
@@ -96,6 +102,7 @@ func TestUnsubscribe(t *testing.T) {
 		"ErrNotAProfile":  s.Seal("not-a-uuid"),
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			if _, err := OpenUnsubscribeToken(s, tok); err != ErrBadToken {
 				t.Fatalf("open(%q) = %v, want ErrBadToken", tok, err)
 			}

@@ -23,6 +23,7 @@ func TestRequestValidate(t *testing.T) {
 		{"ErrUnknownKind", `{"subject":"S","body":"B","audience":{"kind":"all"}}`, []string{"audience.kind"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			var req Request
 			if err := json.Unmarshal([]byte(tc.body), &req); err != nil {
 				t.Fatal(err)

@@ -34,6 +34,7 @@ func TestWindowAt(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			w := WindowAt(c.kind, "2026-2027", c.o, c.c, c.now)
 			if w.Open != c.open || w.Message != c.message {
 				t.Errorf("got open=%v %q, want open=%v %q", w.Open, w.Message, c.open, c.message)
@@ -104,6 +105,7 @@ func TestValidate(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			s := good
 			c.edit(&s)
 			f := Validate(s, DefaultRoles, own)

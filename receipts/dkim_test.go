@@ -101,6 +101,7 @@ func TestVerifyDKIM(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			err := receipts.VerifyDKIM(c.raw, c.domain, c.lookup)
 			if c.reason == "" {
 				if err != nil {
@@ -160,6 +161,7 @@ func TestSenderDomain(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := receipts.SenderDomain([]byte(c.raw))
 			if c.want == "" {
 				if err == nil || !errors.Is(err, receipts.ErrInvalid) {
@@ -317,6 +319,7 @@ func TestVerifyDKIMCoversMIMEFields(t *testing.T) {
 		{"ErrSecondContentTypeAbove", append([]byte("Content-Type: text/html\r\n"), signWith(t, shop, plain, all...)...), "Content-Type"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			err := receipts.VerifyDKIM(c.raw, receipttest.DevShopDomain, lookup)
 			if c.reason == "" {
 				if err != nil {

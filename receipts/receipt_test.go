@@ -160,6 +160,7 @@ func TestParseSampleFiles(t *testing.T) {
 	t.Parallel()
 	for _, c := range sampleFiles {
 		t.Run(c.file, func(t *testing.T) {
+			t.Parallel()
 			got, err := receipts.Parse(readSample(t, c.file))
 			if c.field != "" {
 				var fe *receipts.FieldError
@@ -279,6 +280,7 @@ func TestParseFieldErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			_, err := receipts.Parse(plainReceipt(c.edits))
 			var fe *receipts.FieldError
 			if !errors.As(err, &fe) || fe.Field != c.field {
@@ -313,6 +315,7 @@ func TestParseInvalid(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			r, err := receipts.Parse(c.raw)
 			if !errors.Is(err, receipts.ErrInvalid) {
 				t.Fatalf("Parse = %+v, %v; want ErrInvalid", r, err)
@@ -379,6 +382,7 @@ func TestParseLenient(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := receipts.Parse(c.raw)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)

@@ -64,6 +64,7 @@ func TestVerifyWebhook(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			err := receipts.VerifyWebhook(c.key, c.timestamp, c.token, c.signature, now, window)
 			if c.want == nil {
 				if err != nil {

@@ -73,6 +73,7 @@ func zeros32M(t testing.TB) rawEntry {
 const documentXML = `<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body/></w:document>`
 
 func TestDetectHostile(t *testing.T) {
+	t.Parallel()
 	docx := makeDOCX(t)
 	zeros := zeros32M(t)
 	bomb := []rawEntry{{name: docxMainPart, uncompress: []byte(documentXML)}}
@@ -106,6 +107,7 @@ func TestDetectHostile(t *testing.T) {
 		{"ErrTooManyEntries", "cv.docx", rawZip(t, many...), "more than 1000 entries"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := Detect(tc.filename, tc.data)
 			if tc.reason == "" {
 				if err != nil || got != DOCX {

@@ -89,6 +89,7 @@ func concat(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 // --- Detect -----------------------------------------------------------------
 
 func TestDetect(t *testing.T) {
+	t.Parallel()
 	docx := makeDOCX(t)
 	xlsx := makeXLSX(t)
 
@@ -131,6 +132,7 @@ func TestDetect(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got, err := Detect(tt.filename, tt.data)
 			if tt.wantErr {
 				if !errors.Is(err, ErrUnsupported) {
@@ -155,6 +157,7 @@ func TestDetect(t *testing.T) {
 }
 
 func TestTypes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		got  Type
@@ -166,6 +169,7 @@ func TestTypes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			if tt.got != tt.want {
 				t.Errorf("got %+v, want %+v", tt.got, tt.want)
 			}
@@ -179,6 +183,7 @@ func TestTypes(t *testing.T) {
 // Sniff gives every file Detect accepts the type Detect gave it, from
 // the first HeadSize bytes alone, and refuses a head with no signature.
 func TestSniff(t *testing.T) {
+	t.Parallel()
 	docx := makeDOCX(t)
 	for _, tt := range []struct {
 		name string
@@ -190,6 +195,7 @@ func TestSniff(t *testing.T) {
 		{"OK_DOCX", "cv.docx", docx},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			want, err := Detect(tt.file, tt.data)
 			if err != nil {
 				t.Fatal(err)
@@ -258,6 +264,7 @@ func FuzzDetect(f *testing.F) {
 // --- SafeName ---------------------------------------------------------------
 
 func TestSafeName(t *testing.T) {
+	t.Parallel()
 	long := strings.Repeat("x", 300) + ".pdf"
 	// The truncation point (stem byte 96) falls just after a '.', which must
 	// not end up next to the extension's dot.
@@ -297,6 +304,7 @@ func TestSafeName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := SafeName(tt.in)
 			if got != tt.want {
 				t.Errorf("SafeName(%q) = %q, want %q", tt.in, got, tt.want)
@@ -328,6 +336,7 @@ func checkSafeName(t *testing.T, in, got string) {
 }
 
 func TestSafeNameRandom(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(20240601))
 	// Bias towards the characters that matter, plus fully random bytes.
 	alphabet := []byte("./\\ ._-aZ9\x00\xc3\xa9\xff")

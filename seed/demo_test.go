@@ -51,6 +51,7 @@ func checkPassword(t *testing.T, a demoAccount, email, password string) {
 }
 
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	store := testenv.Store(t)
 	pool := store.Pool()
 	first := mustDemo(t, store)

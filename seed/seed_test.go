@@ -57,6 +57,7 @@ func checkCounters(t *testing.T, pool *pgxpool.Pool) {
 }
 
 func TestRun(t *testing.T) {
+	t.Parallel()
 	pool := testenv.Store(t).Pool()
 	ctx := context.Background()
 	res, progress := mustRun(t, pool, seed.Options{Applications: 300, Reviewers: 7, Reviews: 1000, Seed: 42})
@@ -224,6 +225,7 @@ func scores(t *testing.T, pool *pgxpool.Pool) []string {
 }
 
 func TestRunDeterministic(t *testing.T) {
+	t.Parallel()
 	o := seed.Options{Applications: 120, Reviewers: 4, Reviews: 300, Seed: 7}
 	a, b := testenv.Store(t).Pool(), testenv.Store(t).Pool()
 	mustRun(t, a, o)
@@ -240,6 +242,7 @@ func TestRunDeterministic(t *testing.T) {
 }
 
 func TestRunInvalid(t *testing.T) {
+	t.Parallel()
 	pool := testenv.Store(t).Pool()
 	for name, o := range map[string]seed.Options{
 		"ErrTooManyReviews": {Applications: 10, Reviewers: 3, Reviews: 31},

@@ -8,6 +8,7 @@ import (
 )
 
 func TestCheckTarget(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, url string
 		ok        bool
@@ -24,6 +25,7 @@ func TestCheckTarget(t *testing.T) {
 		{"ErrGarbage", "postgres://%zz", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			err := seed.CheckTarget(tc.url, 15432)
 			if tc.ok && err != nil {
 				t.Fatalf("CheckTarget(%q) = %v, want nil", tc.url, err)

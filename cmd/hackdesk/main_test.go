@@ -121,6 +121,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 func TestDollarsToCents(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]int64{"20": 2000, "20.5": 2050, "20.00": 2000, "$1.07": 107, "0.99": 99} {
 		if got, err := dollarsToCents(in); err != nil || got != want {
 			t.Errorf("dollarsToCents(%q) = %d, %v, want %d", in, got, err, want)

@@ -69,6 +69,7 @@ func TestSignHeaderKeys(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			signed := mustSign(t, k, c.raw)
 			if !bytes.HasPrefix(signed, []byte("DKIM-Signature:")) {
 				t.Fatalf("signed message starts %q", signed[:min(40, len(signed))])
