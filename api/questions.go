@@ -1,19 +1,14 @@
 package api
 
 import (
-	"context"
 	"net/http"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
 	"hackdesk/hiring"
 )
-
-// answerJSON is one written answer with its prompt.
-type answerJSON = hiring.AnswerView
 
 // listQuestions is GET /api/applications/review/questions (VP,
 // President): every live question, with editable for the caller.
@@ -106,33 +101,4 @@ func (s *Server) applicantQuestions(w http.ResponseWriter, r *http.Request) erro
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"questions": out})
 	return nil
-}
-
-// The application answers other handlers read and write (package hiring).
-
-func saveAnswers(ctx context.Context, q *db.Queries, a db.Application, answers map[string]*string) error {
-	return hiring.SaveAnswers(ctx, q, a, answers)
-}
-
-func missingAnswers(ctx context.Context, q *db.Queries, a db.Application) (apperr.Fields, error) {
-	return hiring.MissingAnswers(ctx, q, a)
-}
-
-func answersOf(ctx context.Context, q *db.Queries, ids ...uuid.UUID) (map[uuid.UUID][]db.AnswersOfApplicationsRow, error) {
-	return hiring.AnswersOf(ctx, q, ids...)
-}
-
-func answerMap(rows []db.AnswersOfApplicationsRow) map[string]string { return hiring.AnswerMap(rows) }
-
-func answerList(rows []db.AnswersOfApplicationsRow) []answerJSON { return hiring.AnswerList(rows) }
-
-// applicationWithAnswers is the application JSON with its answers.
-func applicationWithAnswers(ctx context.Context, q *db.Queries, a db.Application) (applicationJSON, error) {
-	out := toApplicationJSON(a)
-	byApp, err := hiring.AnswersOf(ctx, q, a.ID)
-	if err != nil {
-		return out, err
-	}
-	out.Answers = hiring.AnswerMap(byApp[a.ID])
-	return out, nil
 }

@@ -13,18 +13,15 @@ func reviewer(p *Principal) review.Reviewer {
 }
 
 // nextApplication is GET /api/applications/random: the application the
-// assignment rule (review.Next) gives the caller, in the reviewer view.
+// queue gives the caller (review.Assign), in the reviewer view, redacted
+// when the review settings are blind.
 func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	row, err := review.Next(ctx, s.store.Queries, reviewer(principalFrom(ctx)))
+	out, err := review.Assign(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)))
 	if err != nil {
 		return err
 	}
-	view, err := reviewViewOf(ctx, s.store.Queries, s.blob, s.log, row.Application, row.TeamMembersWithNames)
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"application": view})
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -46,5 +43,35 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"success": true, "message": "Review submitted", "review": out.Review, "total_reviews": out.TotalReviews,
 	})
+	return nil
+}
+
+// reviewSettings is GET /api/admin/review-settings (superadmin).
+func (s *Server) reviewSettings(w http.ResponseWriter, r *http.Request) error {
+	out, err := review.LoadSettings(r.Context(), s.store.Queries)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// patchReviewSettings is PATCH /api/admin/review-settings (superadmin):
+// the change is recorded with the caller (review.UpdateSettings).
+func (s *Server) patchReviewSettings(w http.ResponseWriter, r *http.Request) error {
+	var body review.SettingsPatch
+	if err := decode(w, r, &body); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	var out review.Settings
+	err := s.store.InTx(ctx, func(q *db.Queries) (err error) {
+		out, err = review.UpdateSettings(ctx, q, principalFrom(ctx).ProfileID, body)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
