@@ -1,17 +1,26 @@
 package api
 
 import (
-	"errors"
 	"maps"
 	"net/http"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
-	"hackdesk/db"
 	"hackdesk/review"
 )
+
+// joinSet lists the values of set for a field error ("must be one of a,
+// b, c"): the decisions and hiring bodies use it.
+func joinSet[T ~string](set []T) string {
+	s := make([]string, len(set))
+	for i, v := range set {
+		s[i] = string(v)
+	}
+	return strings.Join(s, ", ")
+}
 
 // adminListApplications is GET /api/admin/applications?q=&status=&sort=&order=&page=&page_size=:
 // every application (drafts too) with its applicant's name, searchable by
@@ -35,25 +44,19 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 }
 
 // adminGetApplication is GET /api/admin/applications/{id}: the reviewer
-// view of one application (every field, a signed resume link, the team with
-// names) and its reviews as the caller may see them (review.ReviewsOf).
+// view of one application (every field, never redacted: a signed resume
+// link, the team with names) and its reviews as the caller may see them,
+// each with its total and normalized score (review.DetailsOf).
 func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) error {
 	id, err := uuid.Parse(chi.URLParam(r, "id"))
 	if err != nil {
 		return review.ErrApplicationNotFound
 	}
 	ctx := r.Context()
-	view, err := review.ApplicationView(ctx, s.store.Queries, s.blob, s.log, id)
-	if errors.Is(err, db.ErrNotFound) {
-		return review.ErrApplicationNotFound
-	}
+	out, err := review.DetailsOf(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)), id)
 	if err != nil {
 		return err
 	}
-	reviews, hidden, err := review.ReviewsOf(ctx, s.store.Queries, reviewer(principalFrom(ctx)), id) // not found: deleted meanwhile
-	if err != nil {
-		return err
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"application": view, "reviews": reviews, "reviews_hidden": hidden})
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }

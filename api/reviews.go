@@ -1,22 +1,11 @@
 package api
 
 import (
-	"context"
-	"log/slog"
 	"net/http"
-
-	"github.com/google/uuid"
 
 	"hackdesk/db"
 	"hackdesk/review"
-	"hackdesk/storage"
 )
-
-// ReviewView is the reviewer's view of application id
-// (review.ApplicationView); db.ErrNotFound for an unknown id.
-func ReviewView(ctx context.Context, store *db.Store, blob *storage.Store, log *slog.Logger, id uuid.UUID) (review.Application, error) {
-	return review.ApplicationView(ctx, store.Queries, blob, log, id)
-}
 
 // reviewer is the caller as the review rules see them.
 func reviewer(p *Principal) review.Reviewer {
@@ -24,14 +13,15 @@ func reviewer(p *Principal) review.Reviewer {
 }
 
 // nextApplication is GET /api/applications/random: the application the
-// assignment rule gives the caller, in the reviewer view (review.NextView).
+// queue gives the caller (review.Assign), in the reviewer view, redacted
+// when the review settings are blind.
 func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	view, err := review.NextView(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)))
+	out, err := review.Assign(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)))
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"application": view})
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }
 
@@ -53,5 +43,35 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 	writeJSON(w, http.StatusOK, map[string]any{
 		"success": true, "message": "Review submitted", "review": out.Review, "total_reviews": out.TotalReviews,
 	})
+	return nil
+}
+
+// reviewSettings is GET /api/admin/review-settings (superadmin).
+func (s *Server) reviewSettings(w http.ResponseWriter, r *http.Request) error {
+	out, err := review.LoadSettings(r.Context(), s.store.Queries)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// patchReviewSettings is PATCH /api/admin/review-settings (superadmin):
+// the change is recorded with the caller (review.UpdateSettings).
+func (s *Server) patchReviewSettings(w http.ResponseWriter, r *http.Request) error {
+	var body review.SettingsPatch
+	if err := decode(w, r, &body); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	var out review.Settings
+	err := s.store.InTx(ctx, func(q *db.Queries) (err error) {
+		out, err = review.UpdateSettings(ctx, q, principalFrom(ctx).ProfileID, body)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
 	return nil
 }

@@ -46,6 +46,8 @@ func (s *Server) routes() []route {
 		{"POST", "/api/applications/rsvp", Authenticated, s.rsvp},
 		{"GET", "/api/admin/dashboard", Superadmin, s.dashboard},
 		{"GET", "/api/admin/leaderboard", Superadmin, s.leaderboard},
+		{"GET", "/api/admin/review-settings", Superadmin, s.reviewSettings},
+		{"PATCH", "/api/admin/review-settings", Superadmin, s.patchReviewSettings},
 		{"GET", "/api/admin/applications", Admin, s.adminListApplications},
 		{"GET", "/api/admin/applications/{id}", Admin, s.adminGetApplication},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},

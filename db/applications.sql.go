@@ -46,9 +46,12 @@ SELECT a.id,
        a.decision,
        a.rsvp,
        a.created_at,
-       a.submitted_at
+       a.submitted_at,
+       sc.score,
+       sc.normalized_score
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
+LEFT JOIN application_scores sc ON sc.application_id = a.id
 WHERE ($1::text IS NULL OR a.status = $1::text)
   AND ($2::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE $2::text
@@ -64,6 +67,10 @@ ORDER BY
     CASE WHEN $3::text = 'gender' AND $4::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
     CASE WHEN $3::text = 'reviews' AND $4::text = 'asc' THEN a.review_count END ASC,
     CASE WHEN $3::text = 'reviews' AND $4::text = 'desc' THEN a.review_count END DESC,
+    CASE WHEN $3::text = 'score' AND $4::text = 'asc' THEN sc.score END ASC NULLS LAST,
+    CASE WHEN $3::text = 'score' AND $4::text = 'desc' THEN sc.score END DESC NULLS LAST,
+    CASE WHEN $3::text = 'normalized_score' AND $4::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
+    CASE WHEN $3::text = 'normalized_score' AND $4::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
     CASE WHEN $3::text = 'created_at' AND $4::text = 'asc' THEN a.created_at END ASC,
     CASE WHEN $3::text = 'created_at' AND $4::text = 'desc' THEN a.created_at END DESC,
     CASE WHEN $4::text = 'asc' THEN a.id END ASC,
@@ -81,24 +88,27 @@ type AdminApplicationListParams struct {
 }
 
 type AdminApplicationListRow struct {
-	ID          uuid.UUID
-	Name        *string
-	Email       string
-	University  *string
-	Gender      *string
-	ReviewCount int32
-	Status      string
-	Decision    *string
-	Rsvp        *string
-	CreatedAt   time.Time
-	SubmittedAt *time.Time
+	ID              uuid.UUID
+	Name            *string
+	Email           string
+	University      *string
+	Gender          *string
+	ReviewCount     int32
+	Status          string
+	Decision        *string
+	Rsvp            *string
+	CreatedAt       time.Time
+	SubmittedAt     *time.Time
+	Score           *float64
+	NormalizedScore *float64
 }
 
 // The admin applications table: one row per application with the
 // applicant's name, filtered by status and a case-insensitive substring of
 // the shown email or name (the caller passes an escaped, lowercased LIKE
 // pattern), sorted by one whitelisted column. Text columns sort
-// case-insensitively with empty values last in both directions; ties are
+// case-insensitively with empty values last in both directions, as do the
+// scores (application_scores) of unreviewed applications; ties are
 // broken by id in the same direction, so pages are stable. Only one CASE
 // line is non-NULL for a given (sort, order_dir); the others are constant
 // and do not affect the order.
@@ -130,6 +140,8 @@ func (q *Queries) AdminApplicationList(ctx context.Context, arg AdminApplication
 			&i.Rsvp,
 			&i.CreatedAt,
 			&i.SubmittedAt,
+			&i.Score,
+			&i.NormalizedScore,
 		); err != nil {
 			return nil, err
 		}

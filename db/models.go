@@ -69,6 +69,12 @@ type ApplicationEvent struct {
 	CreatedAt     time.Time
 }
 
+type ApplicationScore struct {
+	ApplicationID   uuid.UUID
+	Score           float64
+	NormalizedScore float64
+}
+
 type AuthToken struct {
 	ID        uuid.UUID
 	ProfileID uuid.UUID
@@ -306,6 +312,28 @@ type Review struct {
 	ReviewedAt    time.Time
 }
 
+type ReviewScore struct {
+	ReviewID      uuid.UUID
+	ApplicationID uuid.UUID
+	ReviewerID    uuid.UUID
+	Total         int32
+	Z             float64
+}
+
+type ReviewSetting struct {
+	ID    bool
+	Blind bool
+	Cap   *int32
+}
+
+type ReviewSettingsHistory struct {
+	ID        int64
+	ChangedBy *uuid.UUID
+	Blind     bool
+	Cap       *int32
+	ChangedAt time.Time
+}
+
 type ReviewerStat struct {
 	ReviewerID  uuid.UUID
 	ReviewCount int32
@@ -313,6 +341,13 @@ type ReviewerStat struct {
 	LinksSum    int64
 	Q1Sum       int64
 	Q2Sum       int64
+}
+
+type ReviewerTotal struct {
+	ReviewerID uuid.UUID
+	N          int64
+	S1         int64
+	S2         int64
 }
 
 type Selection struct {

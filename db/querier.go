@@ -18,7 +18,8 @@ type Querier interface {
 	// applicant's name, filtered by status and a case-insensitive substring of
 	// the shown email or name (the caller passes an escaped, lowercased LIKE
 	// pattern), sorted by one whitelisted column. Text columns sort
-	// case-insensitively with empty values last in both directions; ties are
+	// case-insensitively with empty values last in both directions, as do the
+	// scores (application_scores) of unreviewed applications; ties are
 	// broken by id in the same direction, so pages are stable. Only one CASE
 	// line is non-NULL for a given (sort, order_dir); the others are constant
 	// and do not affect the order.
@@ -346,8 +347,25 @@ type Querier interface {
 	// a draft, the reviewer's own, lists them on its team, or was already
 	// reviewed by them; callers tell these apart on that error path only.
 	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error)
+	// The review settings (one row).
+	ReviewSettingsGet(ctx context.Context) (ReviewSettingsGetRow, error)
+	// Every change of the review settings, oldest first.
+	ReviewSettingsHistory(ctx context.Context) ([]ReviewSettingsHistory, error)
+	// The review settings, locked until the transaction ends, so that a
+	// change is applied to the values it read.
+	ReviewSettingsLock(ctx context.Context) (ReviewSettingsLockRow, error)
+	// Sets the review settings and records the change (who, what, when) in
+	// one statement.
+	ReviewSettingsSet(ctx context.Context, arg ReviewSettingsSetParams) (ReviewSettingsSetRow, error)
 	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
 	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
+	// The mean and population standard deviation of a reviewer's review
+	// totals (0-15), from reviewer_totals; zeros for someone without reviews.
+	ReviewerTotals(ctx context.Context, reviewerID uuid.UUID) (ReviewerTotalsRow, error)
+	// An application's reviews with their reviewers, each with its total and
+	// its z-score (review_scores).
+	// The filter is on the view's column, so it reaches the view's scan of
+	// reviews (the index on application_id).
 	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)
 	// Expires the unanswered offers among ids whose deadline is at or before
 	// @deadline: the deadline the RsvpDeadline workflow woke for, on its own

@@ -105,3 +105,24 @@ func (q *Queries) ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (R
 	)
 	return i, err
 }
+
+const reviewerTotals = `-- name: ReviewerTotals :one
+SELECT coalesce(sum(s1)::numeric / sum(n), 0)::float8 AS mean_total,
+       coalesce(sqrt(sum(n) * sum(s2) - sum(s1)::numeric * sum(s1)) / sum(n), 0)::float8 AS stddev_total
+FROM reviewer_totals
+WHERE reviewer_id = $1
+`
+
+type ReviewerTotalsRow struct {
+	MeanTotal   float64
+	StddevTotal float64
+}
+
+// The mean and population standard deviation of a reviewer's review
+// totals (0-15), from reviewer_totals; zeros for someone without reviews.
+func (q *Queries) ReviewerTotals(ctx context.Context, reviewerID uuid.UUID) (ReviewerTotalsRow, error) {
+	row := q.db.QueryRow(ctx, reviewerTotals, reviewerID)
+	var i ReviewerTotalsRow
+	err := row.Scan(&i.MeanTotal, &i.StddevTotal)
+	return i, err
+}

@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/api"
 	"hackdesk/app"
 	"hackdesk/resume"
+	"hackdesk/review"
 )
 
 // member creates a confirmed account and returns a signed-in client and
@@ -168,7 +168,7 @@ func TestApplicantPath(t *testing.T) {
 	}
 
 	// The reviewer view carries the resume link and the team's names.
-	view, err := api.ReviewView(context.Background(), a.Store, a.Blob, a.Log, created.ID)
+	view, err := review.LoadView(context.Background(), a.Store.Queries, a.Blob, a.Log, created.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

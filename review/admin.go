@@ -17,7 +17,7 @@ import (
 
 // Sorts are the columns the admin applications table sorts by;
 // AdminApplicationList knows only these.
-var Sorts = []string{"created_at", "name", "email", "university", "gender", "reviews"}
+var Sorts = []string{"created_at", "name", "email", "university", "gender", "reviews", "score", "normalized_score"}
 
 // Orders are the sort directions.
 var Orders = []string{"asc", "desc"}
@@ -86,6 +86,10 @@ type AdminRow struct {
 	Status     string    `json:"status"`
 	Decision   *string   `json:"decision"`
 	Rsvp       *string   `json:"rsvp"`
+	// The mean raw total (0-15) of the reviews and the mean of their
+	// normalized scores (z); null when unreviewed.
+	Score           *float64 `json:"score"`
+	NormalizedScore *float64 `json:"normalized_score"`
 }
 
 func toAdminRow(a db.AdminApplicationListRow) AdminRow {
@@ -96,6 +100,7 @@ func toAdminRow(a db.AdminApplicationListRow) AdminRow {
 	return AdminRow{
 		ID: a.ID, Name: a.Name, Email: a.Email, University: a.University, Gender: a.Gender,
 		Reviews: a.ReviewCount, Date: date, Status: a.Status, Decision: a.Decision, Rsvp: a.Rsvp,
+		Score: a.Score, NormalizedScore: a.NormalizedScore,
 	}
 }
 
@@ -132,6 +137,10 @@ type AdminReview struct {
 	Q1Score       int32     `json:"q1_score"`
 	Q2Score       int32     `json:"q2_score"`
 	ReviewedAt    time.Time `json:"reviewed_at"`
+	// Total is the sum of the scores (0-15); NormalizedScore its z-score
+	// (see review_scores in migration 00019).
+	Total           int32   `json:"total"`
+	NormalizedScore float64 `json:"normalized_score"`
 }
 
 // ReviewsOf are the reviews of application id as r may see them, oldest
@@ -158,7 +167,7 @@ func ReviewsOf(ctx context.Context, q *db.Queries, r Reviewer, id uuid.UUID) (re
 		reviews = append(reviews, AdminReview{
 			ID: rv.ID, ReviewerID: rv.ReviewerID, ReviewerName: rv.ReviewerName, ReviewerEmail: rv.ReviewerEmail,
 			ResumeScore: rv.ResumeScore, LinksScore: rv.LinksScore, Q1Score: rv.Q1Score, Q2Score: rv.Q2Score,
-			ReviewedAt: rv.ReviewedAt,
+			ReviewedAt: rv.ReviewedAt, Total: rv.Total, NormalizedScore: rv.Z,
 		})
 	}
 	return reviews, false, nil

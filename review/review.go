@@ -7,8 +7,9 @@
 // A reviewer is described by Reviewer, the input of every rule that
 // depends on who reviews (the queue, the submission, the reviews shown);
 // the scores are described by Criteria, the one table of what a review
-// grades. Settings of the review process and derived scores belong beside
-// these two.
+// grades. The review settings (blind review, the queue's cap; settings.go)
+// and the normalized scores (computed by the views of migration 00019)
+// sit beside these two.
 package review
 
 import (

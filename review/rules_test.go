@@ -73,8 +73,9 @@ func TestListQueryValidate(t *testing.T) {
 		{"defaults", ListQuery{}, ListQuery{Sort: "created_at", Order: "desc"}, nil},
 		{"every value", ListQuery{Q: "  Ada@X ", Status: "submitted", Sort: "reviews", Order: "asc"},
 			ListQuery{Q: "ada@x", Status: "submitted", Sort: "reviews", Order: "asc"}, nil},
-		{"unknown sort", ListQuery{Sort: "score"}, ListQuery{Sort: "created_at", Order: "desc"},
-			map[string]string{"sort": "must be one of created_at, name, email, university, gender, reviews"}},
+		{"unknown sort", ListQuery{Sort: "rank"}, ListQuery{Sort: "created_at", Order: "desc"},
+			map[string]string{"sort": "must be one of created_at, name, email, university, gender, reviews, score, normalized_score"}},
+		{"normalized score", ListQuery{Sort: "normalized_score", Order: "asc"}, ListQuery{Sort: "normalized_score", Order: "asc"}, nil},
 		{"unknown order", ListQuery{Order: "up"}, ListQuery{Sort: "created_at", Order: "desc"},
 			map[string]string{"order": "must be one of asc, desc"}},
 		{"unknown status", ListQuery{Status: "accepted"}, ListQuery{Sort: "created_at", Order: "desc"},
@@ -149,8 +150,10 @@ func TestStatisticsOf(t *testing.T) {
 	if (statisticsOf(db.ReviewStatisticsRow{}) != Statistics{}) {
 		t.Fatal("no reviews: averages are not 0")
 	}
-	if s := reviewerScoresOf(db.ReviewerStat{ReviewCount: 3, ResumeSum: 6, LinksSum: 3, Q1Sum: 16, Q2Sum: 6}); s !=
-		(ReviewerScores{TotalReviews: 3, AvgResumeScore: 2, AvgLinksScore: 1, AvgQ1Score: 5.33, AvgQ2Score: 2}) {
+	if s := reviewerScoresOf(db.ReviewerStat{ReviewCount: 3, ResumeSum: 6, LinksSum: 3, Q1Sum: 16, Q2Sum: 6},
+		db.ReviewerTotalsRow{MeanTotal: 31.0 / 3, StddevTotal: 1.247219}); s !=
+		(ReviewerScores{TotalReviews: 3, AvgResumeScore: 2, AvgLinksScore: 1, AvgQ1Score: 5.33, AvgQ2Score: 2,
+			MeanTotal: 10.33, StddevTotal: 1.25}) {
 		t.Fatalf("reviewer scores %+v", s)
 	}
 }

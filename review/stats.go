@@ -85,13 +85,21 @@ type ReviewerScores struct {
 	AvgQ1Score     float64 `json:"avg_q1_score"`
 	AvgQ2Score     float64 `json:"avg_q2_score"`
 	TotalReviews   int64   `json:"total_reviews"`
+	// The mean and population standard deviation of the review totals
+	// (0-15), the inputs of the reviewer's normalized scores.
+	MeanTotal   float64 `json:"mean_total"`
+	StddevTotal float64 `json:"stddev_total"`
 }
 
-func reviewerScoresOf(st db.ReviewerStat) ReviewerScores {
+func reviewerScoresOf(st db.ReviewerStat, totals db.ReviewerTotalsRow) ReviewerScores {
 	n := int64(st.ReviewCount)
 	return ReviewerScores{TotalReviews: n, AvgResumeScore: Ratio(st.ResumeSum, n, 2),
-		AvgLinksScore: Ratio(st.LinksSum, n, 2), AvgQ1Score: Ratio(st.Q1Sum, n, 2), AvgQ2Score: Ratio(st.Q2Sum, n, 2)}
+		AvgLinksScore: Ratio(st.LinksSum, n, 2), AvgQ1Score: Ratio(st.Q1Sum, n, 2), AvgQ2Score: Ratio(st.Q2Sum, n, 2),
+		MeanTotal: round2(totals.MeanTotal), StddevTotal: round2(totals.StddevTotal)}
 }
+
+// round2 rounds to two decimals, as every average of the leaderboard is.
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 // ScoresOf reads a reviewer's average scores: zeros for someone without
 // reviews (or no account).
@@ -103,5 +111,9 @@ func ScoresOf(ctx context.Context, q db.Querier, reviewerID uuid.UUID) (Reviewer
 	case err != nil:
 		return ReviewerScores{}, err
 	}
-	return reviewerScoresOf(st), nil
+	totals, err := q.ReviewerTotals(ctx, reviewerID)
+	if err != nil {
+		return ReviewerScores{}, err
+	}
+	return reviewerScoresOf(st, totals), nil
 }

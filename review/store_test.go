@@ -263,7 +263,8 @@ func TestLeaderboardAndStats(t *testing.T) {
 		t.Fatalf("statistics %+v (%v)", st, err)
 	}
 	sc, err := review.ScoresOf(ctx, s.Queries, ana.ProfileID)
-	if err != nil || sc != (review.ReviewerScores{TotalReviews: 2, AvgResumeScore: 1.5, AvgLinksScore: 1.5, AvgQ1Score: 4.5, AvgQ2Score: 1.5}) {
+	if err != nil || sc != (review.ReviewerScores{TotalReviews: 2, AvgResumeScore: 1.5, AvgLinksScore: 1.5, AvgQ1Score: 4.5, AvgQ2Score: 1.5,
+		MeanTotal: 9, StddevTotal: 6}) { // totals 15 and 3
 		t.Fatalf("ana's scores %+v (%v)", sc, err)
 	}
 	if sc, err := review.ScoresOf(ctx, s.Queries, uuid.New()); err != nil || sc != (review.ReviewerScores{}) {

@@ -11,17 +11,29 @@ import (
 	"hackdesk/db"
 )
 
-// Next is the application the assignment rule gives r, in the reviewer
-// view (team names as JSON), in one query: a submitted application that
-// is not r's own, whose team does not list r and that r has not reviewed,
-// the one with the fewest reviews first (ties by id). ErrQueueEmpty when
-// there is none.
+// Next is the application the assignment rule gives r under the current
+// settings' cap, in the reviewer view's row (team names as JSON).
+// ErrQueueEmpty when there is none.
 func Next(ctx context.Context, q *db.Queries, r Reviewer) (db.ApplicationNextForReviewerViewRow, error) {
+	s, err := LoadSettings(ctx, q)
+	if err != nil {
+		return db.ApplicationNextForReviewerViewRow{}, err
+	}
+	return next(ctx, q, r, s)
+}
+
+// next applies the assignment rule in one query: a submitted application
+// that is not r's own, whose team does not list r and that r has not
+// reviewed, the one with the fewest reviews first (ties by id). The cap
+// then applies to that row alone: the queue serves the fewest reviews
+// first, so when its first fit has reached the cap every other one has.
+func next(ctx context.Context, q *db.Queries, r Reviewer, s Settings) (db.ApplicationNextForReviewerViewRow, error) {
 	row, err := q.ApplicationNextForReviewerView(ctx, db.ApplicationNextForReviewerViewParams{
 		ReviewerID: r.ProfileID, ReviewerEmail: r.Email,
 	})
-	if errors.Is(err, db.ErrNotFound) {
-		return row, ErrQueueEmpty
+	switch {
+	case errors.Is(err, db.ErrNotFound), err == nil && !s.Admits(row.Application.ReviewCount):
+		return db.ApplicationNextForReviewerViewRow{}, ErrQueueEmpty
 	}
 	return row, err
 }

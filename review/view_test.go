@@ -55,7 +55,7 @@ func TestApplicationView(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	v, err := review.ApplicationView(ctx, s.Queries, linkBlob{}, log, id)
+	v, err := review.LoadView(ctx, s.Queries, linkBlob{}, log, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,11 +80,11 @@ func TestApplicationView(t *testing.T) {
 	if _, err := s.Pool().Exec(ctx, `UPDATE applications SET resume_type = 'docx' WHERE id = $1`, id); err != nil {
 		t.Fatal(err)
 	}
-	if v, err = review.ApplicationView(ctx, s.Queries, linkBlob{}, log, id); err != nil || v.ResumeURL == nil || v.ResumePreviewURL != nil {
+	if v, err = review.LoadView(ctx, s.Queries, linkBlob{}, log, id); err != nil || v.ResumeURL == nil || v.ResumePreviewURL != nil {
 		t.Fatalf("docx resume links %v, %v (%v)", v.ResumeURL, v.ResumePreviewURL, err)
 	}
 
-	if _, err := review.ApplicationView(ctx, s.Queries, linkBlob{}, log, uuid.New()); !errors.Is(err, db.ErrNotFound) {
+	if _, err := review.LoadView(ctx, s.Queries, linkBlob{}, log, uuid.New()); !errors.Is(err, db.ErrNotFound) {
 		t.Fatalf("unknown application: %v, want db.ErrNotFound", err)
 	}
 }
@@ -100,11 +100,12 @@ func TestNextView(t *testing.T) {
 	owner := person(t, s, "owner@example.com", "Olga")
 	id := application(t, s, owner, "submitted", "owner@example.com")
 
-	v, err := review.NextView(ctx, s.Queries, linkBlob{}, log, ana)
+	a, err := review.Assign(ctx, s.Queries, linkBlob{}, log, ana)
+	v := a.Application
 	if err != nil || v.ID != id || v.ResumeURL == nil || len(v.TeamMembersWithNames) != 1 || len(v.Answers) != 0 {
 		t.Fatalf("ana's next %+v (%v), want %v", v, err, id)
 	}
-	if _, err := review.NextView(ctx, s.Queries, linkBlob{}, log, owner); !errors.Is(err, review.ErrQueueEmpty) {
+	if _, err := review.Assign(ctx, s.Queries, linkBlob{}, log, owner); !errors.Is(err, review.ErrQueueEmpty) {
 		t.Fatalf("owner's next: %v, want ErrQueueEmpty", err)
 	}
 }

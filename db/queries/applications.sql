@@ -91,7 +91,8 @@ WHERE id = @application_id;
 -- applicant's name, filtered by status and a case-insensitive substring of
 -- the shown email or name (the caller passes an escaped, lowercased LIKE
 -- pattern), sorted by one whitelisted column. Text columns sort
--- case-insensitively with empty values last in both directions; ties are
+-- case-insensitively with empty values last in both directions, as do the
+-- scores (application_scores) of unreviewed applications; ties are
 -- broken by id in the same direction, so pages are stable. Only one CASE
 -- line is non-NULL for a given (sort, order_dir); the others are constant
 -- and do not affect the order.
@@ -105,9 +106,12 @@ SELECT a.id,
        a.decision,
        a.rsvp,
        a.created_at,
-       a.submitted_at
+       a.submitted_at,
+       sc.score,
+       sc.normalized_score
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
+LEFT JOIN application_scores sc ON sc.application_id = a.id
 WHERE (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
@@ -123,6 +127,10 @@ ORDER BY
     CASE WHEN @sort::text = 'gender' AND @order_dir::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
     CASE WHEN @sort::text = 'reviews' AND @order_dir::text = 'asc' THEN a.review_count END ASC,
     CASE WHEN @sort::text = 'reviews' AND @order_dir::text = 'desc' THEN a.review_count END DESC,
+    CASE WHEN @sort::text = 'score' AND @order_dir::text = 'asc' THEN sc.score END ASC NULLS LAST,
+    CASE WHEN @sort::text = 'score' AND @order_dir::text = 'desc' THEN sc.score END DESC NULLS LAST,
+    CASE WHEN @sort::text = 'normalized_score' AND @order_dir::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
+    CASE WHEN @sort::text = 'normalized_score' AND @order_dir::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
     CASE WHEN @sort::text = 'created_at' AND @order_dir::text = 'asc' THEN a.created_at END ASC,
     CASE WHEN @sort::text = 'created_at' AND @order_dir::text = 'desc' THEN a.created_at END DESC,
     CASE WHEN @order_dir::text = 'asc' THEN a.id END ASC,

@@ -18,3 +18,11 @@ SELECT
     coalesce(sum(q1_sum), 0)::bigint AS q1_sum,
     coalesce(sum(q2_sum), 0)::bigint AS q2_sum
 FROM reviewer_stats;
+
+-- name: ReviewerTotals :one
+-- The mean and population standard deviation of a reviewer's review
+-- totals (0-15), from reviewer_totals; zeros for someone without reviews.
+SELECT coalesce(sum(s1)::numeric / sum(n), 0)::float8 AS mean_total,
+       coalesce(sqrt(sum(n) * sum(s2) - sum(s1)::numeric * sum(s1)) / sum(n), 0)::float8 AS stddev_total
+FROM reviewer_totals
+WHERE reviewer_id = $1;

@@ -26,7 +26,13 @@ VALUES (@application_id, @reviewer_id, @resume_score, @links_score, @q1_score, @
 RETURNING *;
 
 -- name: ReviewsForApplication :many
-SELECT r.*, p.display_name AS reviewer_name, p.email AS reviewer_email
-FROM reviews r JOIN profiles p ON p.id = r.reviewer_id
-WHERE r.application_id = $1
+-- An application's reviews with their reviewers, each with its total and
+-- its z-score (review_scores).
+-- The filter is on the view's column, so it reaches the view's scan of
+-- reviews (the index on application_id).
+SELECT r.*, p.display_name AS reviewer_name, p.email AS reviewer_email, s.total, s.z
+FROM review_scores s
+JOIN reviews r ON r.id = s.review_id
+JOIN profiles p ON p.id = r.reviewer_id
+WHERE s.application_id = @application_id
 ORDER BY r.reviewed_at, r.id;
