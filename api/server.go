@@ -70,7 +70,7 @@ type Server struct {
 	log      *slog.Logger
 	policies map[string]Policy
 	handler  http.Handler
-	edge     edge
+	edge     edgeConfig
 	limits   ratelimit.Limiters
 	codehost *codehost.Client
 	// qrSigner signs membership QR links; dkimLookup finds shops' DKIM
