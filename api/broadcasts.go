@@ -9,6 +9,7 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/broadcast"
 	"hackdesk/db"
+	"hackdesk/idempotency"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
@@ -17,7 +18,7 @@ import (
 // transaction it records the broadcast with its recipient list
 // (broadcast.Create) and queues its Broadcast workflow; it answers 202
 // with the number of recipients. An Idempotency-Key header makes a retry
-// answer the first response and create nothing (idempotentTx).
+// answer the first response and create nothing (package idempotency).
 func (s *Server) createBroadcast(w http.ResponseWriter, r *http.Request) error {
 	var req broadcast.Request
 	if err := decode(w, r, &req); err != nil {
@@ -25,23 +26,24 @@ func (s *Server) createBroadcast(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	me := principalFrom(ctx).ProfileID
-	out, err := s.idempotentTx(ctx, r, me, "POST /api/admin/broadcasts", &req, func(q *db.Queries) (answer, error) {
+	once := idempotency.Request{Actor: me, Route: "POST /api/admin/broadcasts", Key: r.Header.Get(idempotency.Header), Body: &req}
+	out, err := s.idem.Run(ctx, once, func(q *db.Queries) (idempotency.Answer, error) {
 		id := uuid.New()
 		b, err := broadcast.Create(ctx, q, broadcast.New{ID: id, WorkflowID: workflows.BroadcastID(id), CreatedBy: me, Request: req})
 		if err != nil {
-			return answer{}, err
+			return idempotency.Answer{}, err
 		}
 		if _, err := outbox.Enqueue(ctx, q, workflows.BroadcastRequest(workflows.BroadcastInput{
 			BroadcastID: id, Subject: b.Subject, Total: int(b.Total), PublicURL: s.cfg.PublicURL})); err != nil {
-			return answer{}, err
+			return idempotency.Answer{}, err
 		}
-		return answer{http.StatusAccepted, map[string]any{
+		return idempotency.Answer{Status: http.StatusAccepted, Body: map[string]any{
 			"broadcast_id": id, "workflow_id": b.WorkflowID, "recipients": b.Total}}, nil
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, out.status, out.body)
+	writeJSON(w, out.Status, out.Body)
 	return nil
 }
 

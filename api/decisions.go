@@ -7,6 +7,7 @@ import (
 	"hackdesk/application"
 	"hackdesk/conflict"
 	"hackdesk/db"
+	"hackdesk/idempotency"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
@@ -18,7 +19,7 @@ import (
 // is not submitted or whose applicant has answered (or whose offer
 // expired) is 400 with the offending ids in details. An Idempotency-Key
 // header makes a retried request answer the stored response
-// (idempotentTx).
+// (package idempotency).
 func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 	var req application.DecisionRequest
 	if err := decode(w, r, &req); err != nil {
@@ -27,10 +28,12 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	caller := principalFrom(ctx)
 	actor := conflict.Actor{ProfileID: caller.ProfileID, Email: caller.Email}
-	out, err := s.idempotentTx(ctx, r, caller.ProfileID, "POST /api/admin/applications/decisions", &req, func(q *db.Queries) (answer, error) {
+	once := idempotency.Request{Actor: caller.ProfileID, Route: "POST /api/admin/applications/decisions",
+		Key: r.Header.Get(idempotency.Header), Body: &req}
+	out, err := s.idem.Run(ctx, once, func(q *db.Queries) (idempotency.Answer, error) {
 		d, err := application.Decide(ctx, q, actor, &req)
 		if err != nil {
-			return answer{}, err
+			return idempotency.Answer{}, err
 		}
 		if d.Offers != nil {
 			// Offers are announced, reminded and expired by RsvpDeadline,
@@ -41,15 +44,15 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 				BatchID: d.BatchID, Deadline: d.Offers.Deadline, Window: d.Offers.Window,
 				PublicURL: strings.TrimRight(s.cfg.PublicURL, "/"),
 			})); err != nil {
-				return answer{}, err
+				return idempotency.Answer{}, err
 			}
 		}
-		return answer{http.StatusOK, map[string]any{"success": true, "updated": d.Updated, "batch_id": d.BatchID}}, nil
+		return idempotency.Answer{Status: http.StatusOK, Body: map[string]any{"success": true, "updated": d.Updated, "batch_id": d.BatchID}}, nil
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, out.status, out.body)
+	writeJSON(w, out.Status, out.Body)
 	return nil
 }
 

@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,35 +14,15 @@ import (
 // leaderboardTimeout bounds the whole leaderboard request.
 const leaderboardTimeout = 30 * time.Second
 
-// leaderboard is GET /api/admin/leaderboard (superadmin). The ranking and
-// the statistics are read concurrently under one 30 s deadline; a part
-// that fails is logged and answered with its default.
+// leaderboard is GET /api/admin/leaderboard (superadmin): the ranking and
+// the statistics under one 30 s deadline (review.Board).
 func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if v := r.URL.Query().Get("reviewerId"); v != "" {
 		return s.reviewerScores(w, r, v)
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), leaderboardTimeout)
 	defer cancel()
-	entries := []review.LeaderboardEntry{}
-	var stats review.Statistics
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		rows, err := review.Leaderboard(ctx, s.reads)
-		if err != nil {
-			s.log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", "leaderboard", "err", err)
-			return
-		}
-		entries = rows
-	})
-	wg.Go(func() {
-		st, err := review.Stats(ctx, s.reads)
-		if err != nil {
-			s.log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", "statistics", "err", err)
-			return
-		}
-		stats = st
-	})
-	wg.Wait()
+	entries, stats := review.Board(ctx, s.reads, s.log)
 	writeJSON(w, http.StatusOK, map[string]any{"leaderboard": entries, "statistics": stats})
 	return nil
 }

@@ -1,11 +1,9 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"io"
-	"mime"
+	"mime/multipart"
 	"net/http"
 	"strings"
 	"time"
@@ -79,50 +77,26 @@ func (s *Server) putForm(kind onboarding.Kind) handlerFunc {
 	}
 }
 
-// readHeadshot reads the multipart fields "file" (capped while reading;
-// Content-Length is not trusted) and "consent", within the upload
-// deadline.
+// readHeadshot reads the multipart fields "file" and "consent" (readParts).
 func readHeadshot(w http.ResponseWriter, r *http.Request, timeout time.Duration) (data []byte, consent bool, err error) {
-	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if mt != "multipart/form-data" {
-		return nil, false, apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the headshot as multipart/form-data with a file part")
-	}
-	uploadDeadline(w, timeout)
-	r.Body = http.MaxBytesReader(w, r.Body, onboarding.MaxHeadshot+multipartOverhead)
-	mr, err := r.MultipartReader()
-	if err != nil {
-		return nil, false, errMultipart
-	}
 	var gotFile bool
-	for {
-		part, err := mr.NextPart()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return nil, false, uploadError(err, onboarding.ErrHeadshotTooLarge, errMultipart)
-		}
-		if partHeaderSize(part) > maxPartHeader {
-			return nil, false, errPartHeader
-		}
+	err = readParts(w, r, timeout, "headshot", onboarding.MaxHeadshot, onboarding.ErrHeadshotTooLarge, func(part *multipart.Part) (bool, error) {
+		var err error
 		switch part.FormName() {
 		case "file":
-			var buf bytes.Buffer
-			n, err := io.Copy(&buf, io.LimitReader(part, onboarding.MaxHeadshot+1))
-			if err != nil {
-				return nil, false, uploadError(err, onboarding.ErrHeadshotTooLarge, errUploadCut)
-			}
-			if n > onboarding.MaxHeadshot {
-				return nil, false, onboarding.ErrHeadshotTooLarge
-			}
-			data, gotFile = buf.Bytes(), true
+			data, err = readFilePart(part, onboarding.MaxHeadshot, onboarding.ErrHeadshotTooLarge)
+			gotFile = err == nil
 		case "consent":
-			v, err := io.ReadAll(io.LimitReader(part, 16))
-			if err != nil {
-				return nil, false, uploadError(err, onboarding.ErrHeadshotTooLarge, errUploadCut)
+			var v []byte
+			if v, err = io.ReadAll(io.LimitReader(part, 16)); err != nil {
+				err = uploadError(err, onboarding.ErrHeadshotTooLarge, errUploadCut)
 			}
 			consent = strings.TrimSpace(string(v)) == "true"
 		}
+		return false, err
+	})
+	if err != nil {
+		return nil, false, err
 	}
 	f := apperr.Fields{}
 	switch {

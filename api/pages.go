@@ -13,6 +13,7 @@ import (
 	"hackdesk/apperr"
 	"hackdesk/config"
 	"hackdesk/db"
+	"hackdesk/edge"
 	"hackdesk/web"
 )
 
@@ -229,7 +230,7 @@ func (s *Server) asset(w http.ResponseWriter, r *http.Request) {
 // preview is a presigned S3 URL, so a PDF never runs in the app's origin).
 // No one may frame the pages.
 func newWebCSP(cfg config.Config) string {
-	frames := canonicalOrigin(cfg.S3Endpoint)
+	frames := edge.CanonicalOrigin(cfg.S3Endpoint)
 	if frames == "" {
 		frames = "'none'"
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/apperr"
+	"hackdesk/edge"
 )
 
 // Policy is who may call a route. Every route declares one in the route
@@ -109,7 +110,7 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 			// A cookie on a cross-site request that changes state is not a
 			// credential: refused where a caller is needed, ignored on
 			// public routes.
-			cookieOnly := unsafeMethod(r.Method) && cookieCredentials(r) && s.edge.crossSite(r)
+			cookieOnly := unsafeMethod(r.Method) && cookieCredentials(r) && edge.CrossSite(r.Header, s.edge.origin)
 			if cookieOnly && policy != Public {
 				writeError(w, r, errCrossSite)
 				return

@@ -1,6 +1,13 @@
 package api
 
-import "hackdesk/onboarding"
+import (
+	"hackdesk/onboarding"
+	"hackdesk/web"
+)
+
+// apiDocs is the API reference page and its assets, shared by every
+// Server (rendered once).
+var apiDocs = web.Docs("/api/docs", "/api/openapi.yaml")
 
 // route is one row of the policy table. Its handler returns its error
 // rather than writing it (handlerFunc); an http.HandlerFunc, which answers
@@ -20,8 +27,8 @@ func (s *Server) routes() []route {
 		{"GET", "/healthz", Public, s.healthz},
 		{"GET", "/readyz", Public, s.readyz},
 		{"GET", "/api/openapi.yaml", Public, s.openapi},
-		{"GET", "/api/docs", Public, plain(s.apiDocs)},
-		{"GET", "/api/docs/*", Public, plain(s.apiDocs)},
+		{"GET", "/api/docs", Public, plain(apiDocs.ServeHTTP)},
+		{"GET", "/api/docs/*", Public, plain(apiDocs.ServeHTTP)},
 		{"POST", "/api/auth/signup", Public, s.signup},
 		{"POST", "/api/auth/confirm", Public, s.confirm},
 		{"POST", "/api/auth/login", Public, s.login},

@@ -19,6 +19,7 @@ import (
 	"hackdesk/codehost"
 	"hackdesk/config"
 	"hackdesk/db"
+	"hackdesk/idempotency"
 	"hackdesk/ratelimit"
 	"hackdesk/receipts"
 	"hackdesk/signing"
@@ -69,7 +70,7 @@ type Server struct {
 	log      *slog.Logger
 	policies map[string]Policy
 	handler  http.Handler
-	edge     edge
+	edge     edgeConfig
 	limits   ratelimit.Limiters
 	codehost *codehost.Client
 	// qrSigner signs membership QR links; dkimLookup finds shops' DKIM
@@ -84,9 +85,10 @@ type Server struct {
 	// uploads bounds the uploads (resume, headshot) one account runs at
 	// once: each holds its file in memory while it is read.
 	uploads *slots.PerKey
-	// tokenSweep and idemSweep delete expired webhook tokens and
-	// idempotency keys now and then.
-	tokenSweep, idemSweep sweep.Sweeper
+	// tokenSweep deletes expired webhook tokens now and then.
+	tokenSweep sweep.Sweeper
+	// idem runs the requests that carry an Idempotency-Key once.
+	idem *idempotency.Keys
 	// web serves the front end's files; pageRoute marks the routes of the
 	// policy table that are pages (IsPage); webCSP is their
 	// Content-Security-Policy.
@@ -125,6 +127,7 @@ func New(d Deps) *Server {
 		s.log = slog.Default()
 	}
 	s.qrSigner, s.dkimLookup = s.signers(d)
+	s.idem = idempotency.New(d.Store, s.log)
 	s.webhooks = slots.New(d.Config.WebhookConcurrency, webhookGateWait)
 	s.uploads = slots.NewPerKey(maxUploadsPerAccount)
 	s.web = s.webBuild(d)

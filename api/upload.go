@@ -81,46 +81,73 @@ func partHeaderSize(p *multipart.Part) int {
 	return n
 }
 
-// readResumePart reads the multipart field "file", enforcing the size cap
-// while reading (Content-Length is not trusted) and the upload deadline.
-func readResumePart(w http.ResponseWriter, r *http.Request, timeout time.Duration) (filename string, data []byte, err error) {
+// readParts reads a multipart/form-data upload of a what ("resume",
+// "headshot"; anything else is 415) within the upload deadline, the body
+// capped at max plus the form's overhead while it is read
+// (Content-Length is not trusted), and each part's headers capped. It
+// hands each part to read until read reports done or the parts end.
+func readParts(w http.ResponseWriter, r *http.Request, timeout time.Duration, what string, max int64, tooLarge error,
+	read func(*multipart.Part) (done bool, err error)) error {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt != "multipart/form-data" {
-		return "", nil, apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the resume as multipart/form-data with a file part")
+		return apperr.WithMessage(apperr.Unsupported, "Unsupported media type", "Send the "+what+" as multipart/form-data with a file part")
 	}
 	uploadDeadline(w, timeout)
-	r.Body = http.MaxBytesReader(w, r.Body, resume.MaxSize+multipartOverhead)
+	r.Body = http.MaxBytesReader(w, r.Body, max+multipartOverhead)
 	mr, err := r.MultipartReader()
 	if err != nil {
-		return "", nil, errMultipart
+		return errMultipart
 	}
 	for {
 		part, err := mr.NextPart()
 		if errors.Is(err, io.EOF) {
-			return "", nil, apperr.ValidationFailed(apperr.Fields{"file": "is required"})
+			return nil
 		}
 		if err != nil {
-			return "", nil, uploadError(err, errResumeTooLarge, errMultipart)
+			return uploadError(err, tooLarge, errMultipart)
 		}
 		if partHeaderSize(part) > maxPartHeader {
-			return "", nil, errPartHeader
+			return errPartHeader
 		}
-		if part.FormName() != "file" {
-			continue
+		if done, err := read(part); done || err != nil {
+			return err
 		}
-		var buf bytes.Buffer
-		n, err := io.Copy(&buf, io.LimitReader(part, resume.MaxSize+1))
-		if err != nil {
-			return "", nil, uploadError(err, errResumeTooLarge, errUploadCut)
-		}
-		if n > resume.MaxSize {
-			return "", nil, errResumeTooLarge
-		}
-		if n == 0 {
-			return "", nil, errFileEmpty
-		}
-		return part.FileName(), buf.Bytes(), nil
 	}
+}
+
+// readFilePart reads a file part of at most max bytes (tooLarge beyond).
+func readFilePart(part *multipart.Part, max int64, tooLarge error) ([]byte, error) {
+	var buf bytes.Buffer
+	n, err := io.Copy(&buf, io.LimitReader(part, max+1))
+	if err != nil {
+		return nil, uploadError(err, tooLarge, errUploadCut)
+	}
+	if n > max {
+		return nil, tooLarge
+	}
+	return buf.Bytes(), nil
+}
+
+// readResumePart reads the multipart field "file", the first one sent.
+func readResumePart(w http.ResponseWriter, r *http.Request, timeout time.Duration) (filename string, data []byte, err error) {
+	found := false
+	err = readParts(w, r, timeout, "resume", resume.MaxSize, errResumeTooLarge, func(part *multipart.Part) (bool, error) {
+		if part.FormName() != "file" {
+			return false, nil
+		}
+		if data, err = readFilePart(part, resume.MaxSize, errResumeTooLarge); err != nil {
+			return true, err
+		}
+		if len(data) == 0 {
+			return true, errFileEmpty
+		}
+		filename, found = part.FileName(), true
+		return true, nil
+	})
+	if err == nil && !found {
+		err = apperr.ValidationFailed(apperr.Fields{"file": "is required"})
+	}
+	return filename, data, err
 }
 
 // uploadPlace takes one of the account's upload places, or answers 429

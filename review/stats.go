@@ -3,7 +3,9 @@ package review
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"math"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -116,4 +118,31 @@ func ScoresOf(ctx context.Context, q db.Querier, reviewerID uuid.UUID) (Reviewer
 		return ReviewerScores{}, err
 	}
 	return reviewerScoresOf(st, totals), nil
+}
+
+// Board is the leaderboard and the statistics, read concurrently (ctx
+// bounds both). A part that fails is logged and answered with its default:
+// no entries, zero statistics.
+func Board(ctx context.Context, q db.Querier, log *slog.Logger) ([]LeaderboardEntry, Statistics) {
+	entries := []LeaderboardEntry{}
+	var stats Statistics
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		rows, err := Leaderboard(ctx, q)
+		if err != nil {
+			log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", "leaderboard", "err", err)
+			return
+		}
+		entries = rows
+	})
+	wg.Go(func() {
+		st, err := Stats(ctx, q)
+		if err != nil {
+			log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", "statistics", "err", err)
+			return
+		}
+		stats = st
+	})
+	wg.Wait()
+	return entries, stats
 }

@@ -1,7 +1,8 @@
 // Package web holds hackdesk's front end: the Vite build in dist/ (HTML
 // entries at the top, hashed assets with their .gz and .br siblings under
 // assets/), embedded in the binary so that running and testing the server
-// need no Node, and the rule for the `next` parameter that pages share with
+// need no Node; the serving of a build's files (Files); the API reference
+// page (Docs); and the rule for the `next` parameter that pages share with
 // the server.
 package web
 

@@ -1,4 +1,4 @@
-package api
+package web
 
 import (
 	"bytes"
@@ -14,12 +14,8 @@ import (
 	"github.com/swaggest/swgui/v5emb"
 )
 
-// docsBase is where the API reference page lives; its scripts, styles and
-// icons are served below it (the "/api/docs/*" route).
-const docsBase = "/api/docs"
-
 // docs is the API reference: Swagger UI, with its assets embedded in the
-// binary (swgui/v5emb), rendering /api/openapi.yaml. Nothing is fetched
+// binary (swgui/v5emb), rendering the API description. Nothing is fetched
 // from another origin.
 type docs struct {
 	ui   http.Handler
@@ -27,24 +23,21 @@ type docs struct {
 	csp  string
 }
 
-// docsPage is built on first use and shared by every Server.
-var docsPage = sync.OnceValue(newDocs)
-
 // inlineScript matches the page's inline <script> blocks (those with a src
 // attribute have attributes and are loaded from 'self').
 var inlineScript = regexp.MustCompile(`(?s)<script>(.*?)</script>`)
 
-func newDocs() *docs {
+func newDocs(base, spec string) *docs {
 	ui := v5emb.NewHandlerWithConfig(swgui.Config{
 		Title:       "hackdesk API",
-		SwaggerJSON: "/api/openapi.yaml",
-		BasePath:    docsBase + "/",
+		SwaggerJSON: spec,
+		BasePath:    base + "/",
 		// Proxy stays off: it would make this process fetch any URL.
 	})
 	// Render the page once: it does not depend on the request, and its
 	// inline scripts are allowed by hash in the Content-Security-Policy.
 	rec := &pageRecorder{header: http.Header{}}
-	ui.ServeHTTP(rec, &http.Request{Method: http.MethodGet, URL: &url.URL{Path: docsBase + "/"}, Header: http.Header{}})
+	ui.ServeHTTP(rec, &http.Request{Method: http.MethodGet, URL: &url.URL{Path: base + "/"}, Header: http.Header{}})
 	page := rec.body.Bytes()
 
 	scripts := []string{"'self'"}
@@ -67,15 +60,21 @@ func newDocs() *docs {
 	return &docs{ui: ui, page: page, csp: csp}
 }
 
-// apiDocs serves the reference page at /api/docs (and /api/docs/) and its
-// assets below /api/docs/.
-func (s *Server) apiDocs(w http.ResponseWriter, r *http.Request) {
-	d := docsPage()
+// Docs serves the API reference page of the description at spec: the
+// page at base (and base/), its scripts, styles and icons below base/. The
+// page is rendered on first use, its inline scripts allowed by hash in its
+// own Content-Security-Policy.
+func Docs(base, spec string) http.Handler {
+	page := sync.OnceValue(func() *docs { return newDocs(base, spec) })
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { page().serve(w, r, base) })
+}
+
+func (d *docs) serve(w http.ResponseWriter, r *http.Request, base string) {
 	h := w.Header()
 	h.Set("Content-Security-Policy", d.csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
-	if strings.TrimSuffix(r.URL.Path, "/") == docsBase {
+	if strings.TrimSuffix(r.URL.Path, "/") == base {
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		h.Set("Cache-Control", "no-cache")
 		_, _ = w.Write(d.page)

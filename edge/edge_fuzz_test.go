@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"net/netip"
@@ -12,7 +12,7 @@ import (
 // parse.
 const fuzzTrusted = "10.0.0.0/8, 192.168.1.7, 2001:db8::/32"
 
-// FuzzClientAddr checks the X-Forwarded-For walk (clientAddr):
+// FuzzClientAddr checks the X-Forwarded-For walk (ClientAddr):
 //   - a peer that is not a trusted proxy (or not an address) is answered
 //     unchanged, whatever the header says;
 //   - any other answer is a canonical address taken from a hop, every hop
@@ -45,7 +45,7 @@ func FuzzClientAddr(f *testing.F) {
 			trusted = fallback
 		}
 		lines := strings.Split(xff, "\n")
-		got := clientAddr(peer, lines, trusted)
+		got := ClientAddr(peer, lines, trusted)
 
 		addr, ok := parseHop(peer)
 		if !ok || !isTrusted(addr, trusted) {
@@ -59,7 +59,7 @@ func FuzzClientAddr(f *testing.F) {
 		}
 		client, err := netip.ParseAddr(got)
 		if err != nil || client.String() != got || client.Zone() != "" || client.Is4In6() {
-			t.Fatalf("clientAddr(%q, %q) = %q, not a canonical address", peer, lines, got)
+			t.Fatalf("ClientAddr(%q, %q) = %q, not a canonical address", peer, lines, got)
 		}
 		var hops []string
 		for _, l := range lines {
@@ -76,10 +76,10 @@ func FuzzClientAddr(f *testing.F) {
 			}
 		}
 		if i < 0 {
-			t.Fatalf("clientAddr(%q, %q) = %q, which no hop names", peer, lines, got)
+			t.Fatalf("ClientAddr(%q, %q) = %q, which no hop names", peer, lines, got)
 		}
 		if h, ok := parseHop(strings.TrimSpace(hops[i])); !ok || h != client {
-			t.Fatalf("clientAddr(%q, %q) = %q, but the walk stops at hop %q", peer, lines, got, hops[i])
+			t.Fatalf("ClientAddr(%q, %q) = %q, but the walk stops at hop %q", peer, lines, got, hops[i])
 		}
 		if isTrusted(client, trusted) {
 			return
@@ -87,8 +87,8 @@ func FuzzClientAddr(f *testing.F) {
 		// The answer is the right-most untrusted hop: what the client wrote
 		// to its left is ignored.
 		forged := append([]string{"6.6.6.6, junk, " + got}, lines...)
-		if again := clientAddr(peer, forged, trusted); again != got {
-			t.Fatalf("clientAddr(%q, %q) = %q, but %q with hops added on the left", peer, lines, got, again)
+		if again := ClientAddr(peer, forged, trusted); again != got {
+			t.Fatalf("ClientAddr(%q, %q) = %q, but %q with hops added on the left", peer, lines, got, again)
 		}
 	})
 }
