@@ -19,6 +19,7 @@ import (
 // (the default) no header moves the address, and behind a trusted proxy
 // only X-Forwarded-For does.
 func TestRealIPIgnoresClientHeaders(t *testing.T) {
+	t.Parallel()
 	spoof := http.Header{
 		"X-Forwarded-For": {"198.51.100.1"}, "X-Real-Ip": {"198.51.100.2"},
 		"True-Client-Ip": {"198.51.100.3"}, "Forwarded": {"for=198.51.100.4"},
@@ -48,6 +49,7 @@ func TestRealIPIgnoresClientHeaders(t *testing.T) {
 }
 
 func TestRequestIDMiddleware(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, sent string
 		kept       bool
@@ -81,6 +83,7 @@ func TestRequestIDMiddleware(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{}})
 	for _, tc := range []struct {
 		path    string
@@ -110,6 +113,7 @@ func TestSecurityHeaders(t *testing.T) {
 // The gate applies the cross-site and body-type rules before any handler
 // runs. A fixed principal stands for a valid session.
 func TestGateCrossSiteAndBodyType(t *testing.T) {
+	t.Parallel()
 	member := &Principal{Role: "member"}
 	s := New(Deps{Config: config.Config{PublicURL: "https://hackdesk.example"}, Auth: fixedAuth{member}})
 	cookie := &http.Cookie{Name: sessionCookie, Value: "tok"}
@@ -160,6 +164,7 @@ func TestGateCrossSiteAndBodyType(t *testing.T) {
 // needs a caller, and any body not in JSON with 415 on every route that
 // takes one: the document lists both answers wherever they can happen.
 func TestOpenAPIListsEdgeRefusals(t *testing.T) {
+	t.Parallel()
 	var doc struct {
 		Paths map[string]map[string]struct {
 			Responses map[string]any `yaml:"responses"`
@@ -188,6 +193,7 @@ func TestOpenAPIListsEdgeRefusals(t *testing.T) {
 
 // The gate resolves the route on the escaped path, as the router does.
 func TestGateResolvesEscapedPath(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{}})
 	for _, path := range []string{
 		"/api/admin/applications/a%2Fb",
@@ -204,6 +210,7 @@ func TestGateResolvesEscapedPath(t *testing.T) {
 }
 
 func TestRoutePath(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ target, want string }{
 		{"/api/admin/applications/a%2Fb", "/api/admin/applications/a%2Fb"},
 		// Path "a%2Fb" re-encodes to what was sent, so there is no RawPath.
@@ -228,6 +235,7 @@ func TestRoutePath(t *testing.T) {
 // A handler in the table runs only for a request the gate resolved to its
 // own route.
 func TestGatedHandlerNeedsTheGate(t *testing.T) {
+	t.Parallel()
 	s := New(Deps{Auth: fixedAuth{}})
 	called := false
 	h := s.gated("GET /api/admin/applications/{id}", http.HandlerFunc(func(http.ResponseWriter, *http.Request) { called = true }))

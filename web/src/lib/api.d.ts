@@ -513,7 +513,16 @@ export interface paths {
          * @description The assignment rule: submitted applications only, never the caller's own, one
          *     whose team members include the caller's email (compared case-insensitively,
          *     whole addresses only), or one the caller reviewed; fewest reviews first; ties
-         *     by application id in lexicographic order.
+         *     by application id in lexicographic order. With a review cap
+         *     (`/api/admin/review-settings`), an application that already has `cap` reviews
+         *     leaves the queue; none left is the same 404.
+         *
+         *     When the review settings are blind (`blind: true` here too), who the applicant
+         *     is is left out: `email`, `phone`, `discord`, `age`, `gender`, `ethnicity`,
+         *     `country` and `university` are null, `team_members` is empty and
+         *     `team_members_with_names` is `[]`. What is scored stays: the resume (links and
+         *     key), the GitHub, LinkedIn and website links, and the written and
+         *     question-bank answers.
          */
         get: operations["getNextApplication"];
         put?: never;
@@ -570,6 +579,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/review-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review settings (superadmin)
+         * @description `blind`: the reviewer view (`GET /api/applications/random`) leaves out who the
+         *     applicant is; the admin table and details still show everything. `cap`: an
+         *     application with that many reviews leaves the review queue; null means no cap.
+         */
+        get: operations["getReviewSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the review settings (superadmin)
+         * @description Absent fields stay; `cap: null` removes the cap. Every change is recorded with
+         *     who made it and when (a patch that changes nothing records nothing). `cap`
+         *     below 1 or `blind: null`: 400.
+         */
+        patch: operations["updateReviewSettings"];
+        trace?: never;
+    };
     "/api/admin/applications": {
         parameters: {
             query?: never;
@@ -583,8 +620,11 @@ export interface paths {
          *     email, else the account's; `date` is `submitted_at`, or `created_at` for drafts.
          *     `q` matches any part of the shown email or name, case-insensitively (`%` and `_`
          *     match themselves). Text columns sort case-insensitively with empty values last in
-         *     both directions; `created_at` sorts by when the application was started. Ties are
-         *     broken by id in the same direction, so pages are stable.
+         *     both directions; `created_at` sorts by when the application was started. `score`
+         *     is the mean raw total (0-15) of the reviews and `normalized_score` the mean of
+         *     their z-scores (each review's total within its reviewer's reviews; see
+         *     `AdminReview`); both are null for an unreviewed application, which sorts last in
+         *     both directions. Ties are broken by id in the same direction, so pages are stable.
          */
         get: operations["listApplications"];
         put?: never;
@@ -605,7 +645,8 @@ export interface paths {
         /**
          * One application with its resume link, team and reviews (admin)
          * @description The reviewer view of the application (every field, a signed resume link valid
-         *     1 hour, the team with display names) and its reviews, oldest first. For the
+         *     1 hour, the team with display names; never blind) and its reviews, oldest first,
+         *     each with its total and normalized score. For the
          *     caller's own application, or one whose team members include the caller's email,
          *     the reviews are withheld: `reviews` is empty and `reviews_hidden` is true. An
          *     unknown or malformed id answers 404 `{"error":"Application not found"}`.
@@ -980,6 +1021,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The accounts, by email, a page at a time (superadmin)
+         * @description `q` matches any part of the email or the display name, case-insensitively (`%` and
+         *     `_` match themselves); `role` keeps one role. Each account shows its exec role of
+         *     the active term, or null (none, or one of another term).
+         */
+        get: operations["listUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an account's role or exec role (superadmin)
+         * @description The rules of `hackdesk users grant`. Absent fields stay; an empty body changes
+         *     nothing. `exec` gives the account an exec role of a term, replacing its active
+         *     one; `exec: null` ends its active exec role. A VP needs a subteam. The change
+         *     applies to the account's next request. Demoting the last superadmin is 409 (Last
+         *     superadmin); a superadmin may demote themselves while another one remains. An
+         *     unknown account is 404 (User not found), then an unknown term 404 (Term not
+         *     found). The answer is the account as `GET /api/admin/users` shows it.
+         */
+        patch: operations["updateUser"];
         trace?: never;
     };
     "/api/codehost/teams": {
@@ -2005,6 +2094,17 @@ export interface components {
             decision: "offer" | "waitlist" | "reject" | null;
             /** @enum {string|null} */
             rsvp: "attending" | "declined" | "expired" | null;
+            /** @description the mean raw total of the reviews; null when unreviewed */
+            score: number | null;
+            /** @description the mean of the reviews' normalized scores; null when unreviewed */
+            normalized_score: number | null;
+        };
+        /** @description The review settings (one for the whole site) */
+        ReviewSettings: {
+            /** @description the reviewer view leaves out who the applicant is */
+            blind: boolean;
+            /** @description reviews after which an application leaves the queue; null: no cap */
+            cap: number | null;
         };
         /** @description A review with its reviewer, as admins see it */
         AdminReview: {
@@ -2020,6 +2120,15 @@ export interface components {
             q2_score: number;
             /** Format: date-time */
             reviewed_at: string;
+            /** @description the sum of the four scores */
+            total: number;
+            /**
+             * @description The total's z-score within its reviewer's reviews (mean and population
+             *     standard deviation); for a reviewer with fewer than 5 reviews, or whose
+             *     totals are all equal, its z-score over every review; 0 when every review has
+             *     the same total. Computed from the reviews on every read.
+             */
+            normalized_score: number;
         };
         Session: {
             /** Format: uuid */
@@ -2195,6 +2304,36 @@ export interface components {
             };
             /** @description The caller's membership of the active term, or null (not joined, or no active term) */
             membership: null | components["schemas"]["Membership"];
+        };
+        AdminUser: {
+            /** Format: uuid */
+            id: string;
+            email: string;
+            display_name: string | null;
+            /** @enum {string} */
+            role: "member" | "admin" | "superadmin";
+            email_confirmed: boolean;
+            /** @description The exec role of the active term, or null */
+            exec_role: null | {
+                /** @enum {string} */
+                position: "President" | "VP" | "Exec";
+                subteam: string | null;
+                /** Format: uuid */
+                term_id: string | null;
+            };
+        };
+        AdminUserPatch: {
+            /** @enum {string} */
+            role?: "member" | "admin" | "superadmin";
+            exec?: null | components["schemas"]["AdminUserExec"];
+        };
+        AdminUserExec: {
+            /** @enum {string} */
+            position: "President" | "VP" | "Exec";
+            /** @description required for a VP */
+            subteam?: string | null;
+            /** Format: uuid */
+            term_id: string;
         };
         Readiness: {
             /** @constant */
@@ -3298,6 +3437,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         application: components["schemas"]["ReviewApplication"];
+                        /** @description whether the applicant's identity was left out */
+                        blind: boolean;
                     };
                 };
             };
@@ -3393,6 +3534,10 @@ export interface operations {
                             avg_q1_score: number;
                             avg_q2_score: number;
                             total_reviews: number;
+                            /** @description the mean review total (0-15) */
+                            mean_total: number;
+                            /** @description the population standard deviation of the review totals */
+                            stddev_total: number;
                         };
                     };
                 };
@@ -3402,13 +3547,67 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    getReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review settings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateReviewSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    blind?: boolean;
+                    cap?: number | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The review settings now in force */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewSettings"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     listApplications: {
         parameters: {
             query?: {
                 /** @description part of the email or name */
                 q?: string;
                 status?: "draft" | "submitted";
-                sort?: "created_at" | "name" | "email" | "university" | "gender" | "reviews";
+                sort?: "created_at" | "name" | "email" | "university" | "gender" | "reviews" | "score" | "normalized_score";
                 order?: "asc" | "desc";
                 page?: components["parameters"]["Page"];
                 page_size?: components["parameters"]["PageSize"];
@@ -4099,6 +4298,72 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: {
+                q?: string;
+                role?: "member" | "admin" | "superadmin";
+                page?: components["parameters"]["Page"];
+                page_size?: components["parameters"]["PageSize"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AdminUser"][];
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    updateUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUserPatch"];
+            };
+        };
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminUser"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listCodehostTeams: {
