@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/db"
 	"hackdesk/review"
 	"hackdesk/testenv"
 )
@@ -84,8 +83,8 @@ func TestApplicationView(t *testing.T) {
 		t.Fatalf("docx resume links %v, %v (%v)", v.ResumeURL, v.ResumePreviewURL, err)
 	}
 
-	if _, err := review.LoadView(ctx, s.Queries, linkBlob{}, log, uuid.New()); !errors.Is(err, db.ErrNotFound) {
-		t.Fatalf("unknown application: %v, want db.ErrNotFound", err)
+	if _, err := review.LoadView(ctx, s.Queries, linkBlob{}, log, uuid.New()); err != review.ErrApplicationNotFound {
+		t.Fatalf("unknown application: %v, want ErrApplicationNotFound", err)
 	}
 }
 
