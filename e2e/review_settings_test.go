@@ -115,7 +115,7 @@ func TestReviewSettingsCap(t *testing.T) {
 	me := as(t, a, anon, account(t, a, "reviewer@example.com", "Reviewer", "admin"))
 	x := account(t, a, "x@example.com", "X", "admin")
 	y := account(t, a, "y@example.com", "Y", "admin")
-	full, half := uuid.New(), uuid.New()
+	var full, half uuid.UUID
 	full = seedApplication(t, a, account(t, a, "full@example.com", "", "member"), "submitted")
 	testenv.Review(t, a.Store, full, x)
 	testenv.Review(t, a.Store, full, y)
@@ -191,14 +191,12 @@ func TestReviewSettingsNormalizedScores(t *testing.T) {
 	harsh := account(t, a, "harsh@example.com", "Harsh", "admin")
 	apps := make([]uuid.UUID, 5)
 	for i := range apps {
-		apps[i] = uuid.New()
 		apps[i] = seedApplication(t, a, account(t, a, fmt.Sprintf("p%d@example.com", i), "", "member"), "submitted")
 		q1 := int32(7 - i)
 		testenv.Review(t, a.Store, apps[i], generous, 3, 2, q1, 3) // totals 15..11
 		testenv.Review(t, a.Store, apps[i], harsh, 0, 0, q1-2, 0)  // totals 5..1
 	}
-	unreviewed := uuid.New()
-	unreviewed = seedApplication(t, a, account(t, a, "none@example.com", "", "member"), "submitted")
+	unreviewed := seedApplication(t, a, account(t, a, "none@example.com", "", "member"), "submitted")
 
 	type row struct {
 		ID              uuid.UUID `json:"id"`
