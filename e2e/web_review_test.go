@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
 	"hackdesk/app"
+	"hackdesk/testenv"
 	"hackdesk/testenv/browser"
 )
 
@@ -116,6 +118,11 @@ func TestWebReview(t *testing.T) {
 			p.WaitText("What would you like to learn?")
 			p.WaitText("Compilers, and how to explain them.")
 			p.WaitFor("link", "Download the resume")
+			// The PDF viewer takes the focus once it has loaded (the page
+			// gives it back); keys pressed meanwhile would land in it.
+			testenv.Eventually(t, 15*time.Second, func() (bool, string) {
+				return !p.HasText("Loading the preview…"), "the resume preview to finish loading"
+			})
 			shot("resume")
 		}
 		scores := func(appID uuid.UUID) (s [4]int) {

@@ -1,11 +1,82 @@
-// The site map by role: the shell's nav shows the links a caller may open.
-// Later page groups add their rows here.
+// The site map by role. The header's nav shows the top-level links a caller
+// may open; the staff pages (review, administration, hiring, developer
+// tools) are listed in sections by the admin nav beside them, each link
+// shown only to the roles its page admits (the server's page table decides;
+// these rules mirror it so nobody is shown a link that sends them home).
 import { common } from './i18n/common';
-import { isAdmin, type Profile } from './state/session.svelte';
+import { isAdmin, isPresident, isSuperadmin, isVP, type Profile } from './state/session.svelte';
 
 export type NavItem = { href: string; label: string; show: (p: Profile | null) => boolean };
+export type NavSection = { label: string; items: NavItem[] };
 
 const signedIn = (p: Profile | null) => p !== null;
+const isExec = (p: Profile | null) => !!p?.exec_role;
+
+// adminSections is the staff side of the site, in the order a person meets
+// the work: reviewing, the club's administration, hiring, developer tools.
+export const adminSections: NavSection[] = [
+  {
+    label: common.nav.sections.review,
+    items: [
+      { href: '/review', label: common.nav.review, show: isAdmin },
+      { href: '/admin/applications', label: common.nav.applications, show: isAdmin },
+    ],
+  },
+  {
+    label: common.nav.sections.club,
+    items: [
+      { href: '/admin/dashboard', label: common.nav.dashboard, show: isSuperadmin },
+      { href: '/admin/leaderboard', label: common.nav.leaderboard, show: isSuperadmin },
+      { href: '/admin/assign', label: common.nav.assign, show: isSuperadmin },
+      { href: '/admin/memberships', label: common.nav.memberships, show: isAdmin },
+      { href: '/admin/receipts', label: common.nav.receipts, show: isAdmin },
+      { href: '/admin/broadcasts', label: common.nav.broadcasts, show: isSuperadmin },
+      { href: '/admin/emails', label: common.nav.emails, show: isSuperadmin },
+      { href: '/admin/terms', label: common.nav.terms, show: isSuperadmin },
+      { href: '/admin/system', label: common.nav.system, show: isSuperadmin },
+    ],
+  },
+  {
+    label: common.nav.sections.hiring,
+    items: [
+      { href: '/admin/applications/review', label: common.nav.selections, show: isVP },
+      { href: '/admin/applications/hiring', label: common.nav.hiring, show: isPresident },
+      { href: '/applications/questions', label: common.nav.questions, show: isVP },
+      { href: '/onboarding/review', label: common.nav.onboardingReview, show: isVP },
+    ],
+  },
+  {
+    label: common.nav.sections.developer,
+    items: [
+      { href: '/nexus/foundry', label: common.nav.foundry, show: isAdmin },
+      { href: '/nexus/projects', label: common.nav.projects, show: isAdmin },
+    ],
+  },
+];
+
+// adminLinks are the staff pages p may open, section by section (empty
+// sections left out).
+export function adminLinks(p: Profile | null): NavSection[] {
+  return adminSections
+    .map((s) => ({ label: s.label, items: s.items.filter((i) => i.show(p)) }))
+    .filter((s) => s.items.length > 0);
+}
+
+// isAdminPath reports whether path is one of the staff pages (or below one,
+// like /admin/applications/<id>): those pages show the admin nav.
+export function isAdminPath(path: string): boolean {
+  return adminSections.some((s) => s.items.some((i) => path === i.href || path.startsWith(i.href + '/')));
+}
+
+// adminHome is where the header's "Admin" link leads p: the first staff page
+// they may open other than /review (which has a header link of its own), or
+// null when there is none.
+export function adminHome(p: Profile | null): string | null {
+  for (const s of adminLinks(p)) {
+    for (const i of s.items) if (i.href !== '/review') return i.href;
+  }
+  return null;
+}
 
 export const navItems: NavItem[] = [
   { href: '/apply', label: common.nav.apply, show: signedIn },
@@ -16,4 +87,5 @@ export const navItems: NavItem[] = [
 export const menuItems: NavItem[] = [
   { href: '/profile', label: common.nav.profile, show: signedIn },
   { href: '/application', label: common.nav.application, show: signedIn },
+  { href: '/onboarding', label: common.nav.onboarding, show: isExec },
 ];

@@ -36,6 +36,7 @@ export const review = {
     none: 'This applicant did not upload a resume.',
     noPreview: 'This resume cannot be shown here. Download it to read it.',
     download: 'Download the resume',
+    loading: 'Loading the preview\u2026',
   },
   form: {
     title: 'Scores',

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import AdminApplications from './AdminApplications.svelte';
+
+mountPage(AdminApplications);

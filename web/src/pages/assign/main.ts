@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Assign from './Assign.svelte';
+
+mountPage(Assign);

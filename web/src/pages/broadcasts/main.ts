@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Broadcasts from './Broadcasts.svelte';
+
+mountPage(Broadcasts);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Dashboard from './Dashboard.svelte';
+
+mountPage(Dashboard);

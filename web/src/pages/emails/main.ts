@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Emails from './Emails.svelte';
+
+mountPage(Emails);

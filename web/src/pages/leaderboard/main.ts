@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Leaderboard from './Leaderboard.svelte';
+
+mountPage(Leaderboard);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Memberships from './Memberships.svelte';
+
+mountPage(Memberships);

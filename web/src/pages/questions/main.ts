@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Questions from './Questions.svelte';
+
+mountPage(Questions);

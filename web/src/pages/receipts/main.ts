@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Receipts from './Receipts.svelte';
+
+mountPage(Receipts);

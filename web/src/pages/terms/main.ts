@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Terms from './Terms.svelte';
+
+mountPage(Terms);
