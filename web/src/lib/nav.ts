@@ -1,19 +1,18 @@
 // The site map by role. The header's nav shows the top-level links a caller
-// may open; the staff pages (review, administration, hiring, developer
-// tools) are listed in sections by the admin nav beside them, each link
+// may open; the staff pages (reviewing, the club's administration) are
+// listed in sections by the admin nav beside them, each link
 // shown only to the roles its page admits (the server's page table decides;
 // these rules mirror it so nobody is shown a link that sends them home).
 import { common } from './i18n/common';
-import { isAdmin, isPresident, isSuperadmin, isVP, type Profile } from './state/session.svelte';
+import { isAdmin, isSuperadmin, type Profile } from './state/session.svelte';
 
 export type NavItem = { href: string; label: string; show: (p: Profile | null) => boolean };
 export type NavSection = { label: string; items: NavItem[] };
 
 const signedIn = (p: Profile | null) => p !== null;
-const isExec = (p: Profile | null) => !!p?.exec_role;
 
 // adminSections is the staff side of the site, in the order a person meets
-// the work: reviewing, the club's administration, hiring, developer tools.
+// the work: reviewing and the club's administration.
 export const adminSections: NavSection[] = [
   {
     label: common.nav.sections.review,
@@ -33,23 +32,6 @@ export const adminSections: NavSection[] = [
       { href: '/admin/broadcasts', label: common.nav.broadcasts, show: isSuperadmin },
       { href: '/admin/emails', label: common.nav.emails, show: isSuperadmin },
       { href: '/admin/terms', label: common.nav.terms, show: isSuperadmin },
-      { href: '/admin/system', label: common.nav.system, show: isSuperadmin },
-    ],
-  },
-  {
-    label: common.nav.sections.hiring,
-    items: [
-      { href: '/admin/applications/review', label: common.nav.selections, show: isVP },
-      { href: '/admin/applications/hiring', label: common.nav.hiring, show: isPresident },
-      { href: '/applications/questions', label: common.nav.questions, show: isVP },
-      { href: '/onboarding/review', label: common.nav.onboardingReview, show: isVP },
-    ],
-  },
-  {
-    label: common.nav.sections.developer,
-    items: [
-      { href: '/nexus/foundry', label: common.nav.foundry, show: isAdmin },
-      { href: '/nexus/projects', label: common.nav.projects, show: isAdmin },
     ],
   },
 ];
@@ -87,5 +69,4 @@ export const navItems: NavItem[] = [
 export const menuItems: NavItem[] = [
   { href: '/profile', label: common.nav.profile, show: signedIn },
   { href: '/application', label: common.nav.application, show: signedIn },
-  { href: '/onboarding', label: common.nav.onboarding, show: isExec },
 ];

@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import Foundry from './Foundry.svelte';
-
-mountPage(Foundry);

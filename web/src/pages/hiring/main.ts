@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import Hiring from './Hiring.svelte';
-
-mountPage(Hiring);

@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import OnboardingReview from './OnboardingReview.svelte';
-
-mountPage(OnboardingReview);

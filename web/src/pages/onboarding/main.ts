@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import Onboarding from './Onboarding.svelte';
-
-mountPage(Onboarding);

@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import Projects from './Projects.svelte';
-
-mountPage(Projects);

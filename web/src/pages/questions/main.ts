@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import Questions from './Questions.svelte';
-
-mountPage(Questions);

@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import Selections from './Selections.svelte';
-
-mountPage(Selections);

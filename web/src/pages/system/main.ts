@@ -1,4 +1,0 @@
-import { mountPage } from '$lib/mount';
-import System from './System.svelte';
-
-mountPage(System);
