@@ -22,8 +22,7 @@ func (s *Server) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), leaderboardTimeout)
 	defer cancel()
-	entries, stats := review.Board(ctx, s.reads, s.log)
-	writeJSON(w, http.StatusOK, map[string]any{"leaderboard": entries, "statistics": stats})
+	writeJSON(w, http.StatusOK, review.Board(ctx, s.reads, s.log))
 	return nil
 }
 

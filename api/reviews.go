@@ -48,7 +48,7 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 
 // reviewSettings is GET /api/admin/review-settings (superadmin).
 func (s *Server) reviewSettings(w http.ResponseWriter, r *http.Request) error {
-	out, err := review.LoadSettings(r.Context(), s.store.Queries)
+	out, err := review.LoadSettingsWithHistory(r.Context(), s.store.Queries)
 	if err != nil {
 		return err
 	}

@@ -349,8 +349,9 @@ type Querier interface {
 	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error)
 	// The review settings (one row).
 	ReviewSettingsGet(ctx context.Context) (ReviewSettingsGetRow, error)
-	// Every change of the review settings, oldest first.
-	ReviewSettingsHistory(ctx context.Context) ([]ReviewSettingsHistory, error)
+	// Every change of the review settings, oldest first, with the name and
+	// email of who made it (null once their account is gone).
+	ReviewSettingsHistory(ctx context.Context) ([]ReviewSettingsHistoryRow, error)
 	// The review settings, locked until the transaction ends, so that a
 	// change is applied to the values it read.
 	ReviewSettingsLock(ctx context.Context) (ReviewSettingsLockRow, error)

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -29,27 +30,42 @@ func (q *Queries) ReviewSettingsGet(ctx context.Context) (ReviewSettingsGetRow, 
 }
 
 const reviewSettingsHistory = `-- name: ReviewSettingsHistory :many
-SELECT id, changed_by, blind, cap, changed_at
-FROM review_settings_history
-ORDER BY id
+SELECT h.id, h.changed_by, h.blind, h.cap, h.changed_at,
+       p.display_name AS changed_by_name, p.email AS changed_by_email
+FROM review_settings_history h
+LEFT JOIN profiles p ON p.id = h.changed_by
+ORDER BY h.id
 `
 
-// Every change of the review settings, oldest first.
-func (q *Queries) ReviewSettingsHistory(ctx context.Context) ([]ReviewSettingsHistory, error) {
+type ReviewSettingsHistoryRow struct {
+	ID             int64
+	ChangedBy      *uuid.UUID
+	Blind          bool
+	Cap            *int32
+	ChangedAt      time.Time
+	ChangedByName  *string
+	ChangedByEmail *string
+}
+
+// Every change of the review settings, oldest first, with the name and
+// email of who made it (null once their account is gone).
+func (q *Queries) ReviewSettingsHistory(ctx context.Context) ([]ReviewSettingsHistoryRow, error) {
 	rows, err := q.db.Query(ctx, reviewSettingsHistory)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ReviewSettingsHistory{}
+	items := []ReviewSettingsHistoryRow{}
 	for rows.Next() {
-		var i ReviewSettingsHistory
+		var i ReviewSettingsHistoryRow
 		if err := rows.Scan(
 			&i.ID,
 			&i.ChangedBy,
 			&i.Blind,
 			&i.Cap,
 			&i.ChangedAt,
+			&i.ChangedByName,
+			&i.ChangedByEmail,
 		); err != nil {
 			return nil, err
 		}

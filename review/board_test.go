@@ -18,6 +18,13 @@ func (failingBoard) LeaderboardEntries(context.Context) ([]db.LeaderboardEntries
 	return nil, errors.New("ranking unavailable")
 }
 
+// failingStats fails the statistics' read; the ranking reads through.
+type failingStats struct{ db.Querier }
+
+func (failingStats) ReviewStatistics(context.Context) (db.ReviewStatisticsRow, error) {
+	return db.ReviewStatisticsRow{}, errors.New("statistics unavailable")
+}
+
 // TestBoard reads the ranking and the statistics; a part that fails is
 // answered with its default and the other still read.
 func TestBoard(t *testing.T) {
@@ -30,13 +37,27 @@ func TestBoard(t *testing.T) {
 	if _, err := submit(s, ana, scores(app, 3, 2, 7, 3)); err != nil {
 		t.Fatal(err)
 	}
-	entries, stats := review.Board(ctx, s.Queries, log)
+	b := review.Board(ctx, s.Queries, log)
+	entries, stats := b.Leaderboard, b.Statistics
+	if len(b.Failed) != 0 {
+		t.Fatalf("both parts read, yet failed = %v", b.Failed)
+	}
 	if len(entries) != 1 || entries[0].ReviewerID != ana.ProfileID || entries[0].ReviewCount != 1 ||
 		stats.TotalReviews != 1 || stats.AvgQ1Score != 7 {
 		t.Fatalf("board %+v, %+v", entries, stats)
 	}
-	entries, stats = review.Board(ctx, failingBoard{s.Queries}, log)
-	if entries == nil || len(entries) != 0 || stats.TotalReviews != 1 {
-		t.Fatalf("with the ranking failing: %+v, %+v; want no entries and the statistics", entries, stats)
+	b = review.Board(ctx, failingBoard{s.Queries}, log)
+	if b.Leaderboard == nil || len(b.Leaderboard) != 0 || b.Statistics.TotalReviews != 1 ||
+		len(b.Failed) != 1 || b.Failed[0] != review.PartLeaderboard {
+		t.Fatalf("with the ranking failing: %+v; want no entries, the statistics and failed [leaderboard]", b)
+	}
+	b = review.Board(ctx, failingStats{s.Queries}, log)
+	if len(b.Leaderboard) != 1 || b.Statistics != (review.Statistics{}) ||
+		len(b.Failed) != 1 || b.Failed[0] != review.PartStatistics {
+		t.Fatalf("with the statistics failing: %+v; want the ranking, zero statistics and failed [statistics]", b)
+	}
+	b = review.Board(ctx, failingStats{failingBoard{s.Queries}}, log)
+	if len(b.Leaderboard) != 0 || len(b.Failed) != 2 || b.Failed[0] != review.PartLeaderboard || b.Failed[1] != review.PartStatistics {
+		t.Fatalf("with both failing: %+v; want failed [leaderboard statistics]", b)
 	}
 }

@@ -2,6 +2,7 @@ package review
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -102,11 +103,13 @@ func UpdateSettings(ctx context.Context, q *db.Queries, actor uuid.UUID, p Setti
 }
 
 // SettingsChange is one recorded change: the settings it left, who made
-// it (nil once their account is gone) and when.
+// it (nil, with no name or email, once their account is gone) and when.
 type SettingsChange struct {
 	Settings
-	ChangedBy *uuid.UUID
-	ChangedAt time.Time
+	ChangedBy      *uuid.UUID `json:"changed_by"`
+	ChangedByName  *string    `json:"changed_by_name"`
+	ChangedByEmail *string    `json:"changed_by_email"`
+	ChangedAt      time.Time  `json:"changed_at"`
 }
 
 // SettingsHistory lists every change of the settings, oldest first.
@@ -117,7 +120,30 @@ func SettingsHistory(ctx context.Context, q *db.Queries) ([]SettingsChange, erro
 	}
 	out := make([]SettingsChange, len(rows))
 	for i, r := range rows {
-		out[i] = SettingsChange{Settings: Settings{Blind: r.Blind, Cap: r.Cap}, ChangedBy: r.ChangedBy, ChangedAt: r.ChangedAt}
+		out[i] = SettingsChange{Settings: Settings{Blind: r.Blind, Cap: r.Cap}, ChangedBy: r.ChangedBy,
+			ChangedByName: r.ChangedByName, ChangedByEmail: r.ChangedByEmail, ChangedAt: r.ChangedAt}
 	}
 	return out, nil
+}
+
+// SettingsWithHistory are the settings in force and every change of them,
+// newest first: the answer of the settings page.
+type SettingsWithHistory struct {
+	Settings
+	History []SettingsChange `json:"history"`
+}
+
+// LoadSettingsWithHistory reads the settings and their history, newest
+// change first.
+func LoadSettingsWithHistory(ctx context.Context, q *db.Queries) (SettingsWithHistory, error) {
+	cur, err := LoadSettings(ctx, q)
+	if err != nil {
+		return SettingsWithHistory{}, err
+	}
+	hist, err := SettingsHistory(ctx, q)
+	if err != nil {
+		return SettingsWithHistory{}, err
+	}
+	slices.Reverse(hist)
+	return SettingsWithHistory{Settings: cur, History: hist}, nil
 }

@@ -88,6 +88,14 @@ func TestSettingsKeepHistory(t *testing.T) {
 			t.Errorf("change %d: %+v by %v, want %+v", i, h, h.ChangedBy, w)
 		}
 	}
+	if h := hist[0]; h.ChangedByEmail == nil || *h.ChangedByEmail != "ana@example.com" {
+		t.Errorf("the first change's author email %v, want ana's", h.ChangedByEmail)
+	}
+	withHist, err := review.LoadSettingsWithHistory(ctx, s.Queries)
+	if err != nil || len(withHist.History) != 3 || withHist.History[0].ChangedAt.Before(withHist.History[2].ChangedAt) ||
+		withHist.History[0].Blind != false || withHist.History[2].Blind != true {
+		t.Fatalf("settings with history %+v (%v), want three changes newest first", withHist, err)
+	}
 
 	// A cap below 1 is refused with the API's 400, and the database
 	// refuses it too.

@@ -120,29 +120,53 @@ func ScoresOf(ctx context.Context, q db.Querier, reviewerID uuid.UUID) (Reviewer
 	return reviewerScoresOf(st, totals), nil
 }
 
+// Board parts, as named in Failed.
+const (
+	PartLeaderboard = "leaderboard"
+	PartStatistics  = "statistics"
+)
+
+// BoardResult is the leaderboard and the statistics; Failed names the
+// parts that could not be read (answered with their defaults), in the
+// order leaderboard, statistics; empty when both were read.
+type BoardResult struct {
+	Leaderboard []LeaderboardEntry `json:"leaderboard"`
+	Statistics  Statistics         `json:"statistics"`
+	Failed      []string           `json:"failed"`
+}
+
 // Board is the leaderboard and the statistics, read concurrently (ctx
-// bounds both). A part that fails is logged and answered with its default:
-// no entries, zero statistics.
-func Board(ctx context.Context, q db.Querier, log *slog.Logger) ([]LeaderboardEntry, Statistics) {
-	entries := []LeaderboardEntry{}
-	var stats Statistics
+// bounds both). A part that fails is logged, answered with its default
+// (no entries, zero statistics) and named in Failed, so that a reader can
+// tell a default from a real empty board.
+func Board(ctx context.Context, q db.Querier, log *slog.Logger) BoardResult {
+	out := BoardResult{Leaderboard: []LeaderboardEntry{}, Failed: []string{}}
+	var entriesErr, statsErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		rows, err := Leaderboard(ctx, q)
 		if err != nil {
-			log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", "leaderboard", "err", err)
+			entriesErr = err
 			return
 		}
-		entries = rows
+		out.Leaderboard = rows
 	})
 	wg.Go(func() {
 		st, err := Stats(ctx, q)
 		if err != nil {
-			log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", "statistics", "err", err)
+			statsErr = err
 			return
 		}
-		stats = st
+		out.Statistics = st
 	})
 	wg.Wait()
-	return entries, stats
+	if entriesErr != nil {
+		log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", PartLeaderboard, "err", entriesErr)
+		out.Failed = append(out.Failed, PartLeaderboard)
+	}
+	if statsErr != nil {
+		log.ErrorContext(ctx, "leaderboard part failed; answering the default", "part", PartStatistics, "err", statsErr)
+		out.Failed = append(out.Failed, PartStatistics)
+	}
+	return out
 }

@@ -19,7 +19,10 @@ SELECT @changed_by::uuid, upd.blind, upd.cap FROM upd
 RETURNING blind, cap;
 
 -- name: ReviewSettingsHistory :many
--- Every change of the review settings, oldest first.
-SELECT id, changed_by, blind, cap, changed_at
-FROM review_settings_history
-ORDER BY id;
+-- Every change of the review settings, oldest first, with the name and
+-- email of who made it (null once their account is gone).
+SELECT h.id, h.changed_by, h.blind, h.cap, h.changed_at,
+       p.display_name AS changed_by_name, p.email AS changed_by_email
+FROM review_settings_history h
+LEFT JOIN profiles p ON p.id = h.changed_by
+ORDER BY h.id;

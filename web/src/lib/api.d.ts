@@ -566,9 +566,11 @@ export interface paths {
         };
         /**
          * Reviewer ranking and review statistics, or one reviewer's averages (superadmin)
-         * @description Without `reviewerId`: `{leaderboard, statistics}`, both computed concurrently under a
-         *     30 s deadline; a part that fails answers its default (empty list, zeros). With
-         *     `reviewerId`: `{reviewerScores}`. Averages are rounded to two decimals.
+         * @description Without `reviewerId`: `{leaderboard, statistics, failed}`, both parts computed
+         *     concurrently under a 30 s deadline; a part that fails answers its default (empty
+         *     list, zeros) and is named in `failed`, so that a default can be told from a real
+         *     empty board. With `reviewerId`: `{reviewerScores}`. Averages are rounded to two
+         *     decimals.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -591,6 +593,8 @@ export interface paths {
          * @description `blind`: the reviewer view (`GET /api/applications/random`) leaves out who the
          *     applicant is; the admin table and details still show everything. `cap`: an
          *     application with that many reviews leaves the review queue; null means no cap.
+         *     `history`: every change, newest first, with who made it (null once their account
+         *     is gone) and when.
          */
         get: operations["getReviewSettings"];
         put?: never;
@@ -2106,6 +2110,20 @@ export interface components {
             /** @description reviews after which an application leaves the queue; null: no cap */
             cap: number | null;
         };
+        /** @description One change of the review settings, the values it left */
+        ReviewSettingsChange: {
+            blind: boolean;
+            cap: number | null;
+            /**
+             * Format: uuid
+             * @description who made it; null once their account is gone
+             */
+            changed_by: string | null;
+            changed_by_name: string | null;
+            changed_by_email: string | null;
+            /** Format: date-time */
+            changed_at: string;
+        };
         /** @description A review with its reviewer, as admins see it */
         AdminReview: {
             /** Format: uuid */
@@ -3510,6 +3528,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the parts that could not be read and answer their defaults; empty when both were read */
+                        failed: ("leaderboard" | "statistics")[];
                         leaderboard: {
                             /** Format: uuid */
                             reviewer_id: string;
@@ -3556,13 +3576,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The review settings */
+            /** @description The review settings and their history */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ReviewSettings"];
+                    "application/json": {
+                        /** @description the reviewer view leaves out who the applicant is */
+                        blind: boolean;
+                        /** @description reviews after which an application leaves the queue; null: no cap */
+                        cap: number | null;
+                        history: components["schemas"]["ReviewSettingsChange"][];
+                    };
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -93,6 +93,8 @@ export const schemaReviewSelection = {"answers":{"types":["array"],"required":tr
 
 export const schemaReviewSettings = {"blind":{"types":["boolean"],"required":true},"cap":{"types":["integer","null"],"minimum":1,"required":true}} as const satisfies Record<string, Rule>;
 
+export const schemaReviewSettingsChange = {"blind":{"types":["boolean"],"required":true},"cap":{"types":["integer","null"],"minimum":1,"required":true},"changed_at":{"types":["string"],"format":"date-time","required":true},"changed_by":{"types":["null","string"],"format":"uuid","required":true},"changed_by_email":{"types":["null","string"],"required":true},"changed_by_name":{"types":["null","string"],"required":true}} as const satisfies Record<string, Rule>;
+
 export const schemaSelection = {"application_id":{"types":["string"],"format":"uuid","required":true},"id":{"types":["string"],"format":"uuid","required":true},"position":{"types":["object"],"required":true},"status":{"types":["string"],"enum":["in_review","interviewing","wanted","not_wanted","offer_sent","accepted_offer","declined_offer","rejection_sent"],"required":true},"updated_at":{"types":["string"],"format":"date-time","required":true}} as const satisfies Record<string, Rule>;
 
 export const schemaSession = {"created_at":{"types":["string"],"format":"date-time","required":true},"current":{"types":["boolean"],"required":true},"expires_at":{"types":["string"],"format":"date-time","required":true},"id":{"types":["string"],"format":"uuid","required":true},"last_seen_at":{"types":["string"],"format":"date-time","required":true}} as const satisfies Record<string, Rule>;
