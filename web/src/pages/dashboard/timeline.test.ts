@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { breakdownRows, bucketLabel, parseInterval, peak, series, tickLabel, ticks, withInterval } from './timeline';
+
+const norm = (s: string) => s.replace(/\s+/g, ' ');
+
+describe('interval in the URL', () => {
+  it('reads 1 as hours and anything else as days', () => {
+    expect(parseInterval('?interval=1')).toBe(1);
+    expect(parseInterval('?interval=24')).toBe(24);
+    expect(parseInterval('')).toBe(24);
+    expect(parseInterval('?interval=2')).toBe(24);
+    expect(parseInterval('?interval=01')).toBe(24);
+  });
+  it('sets interval and keeps the other keys', () => {
+    expect(withInterval('?a=b', 1)).toBe('?a=b&interval=1');
+    expect(withInterval('?interval=1', 24)).toBe('?interval=24');
+    expect(withInterval('', 24)).toBe('?interval=24');
+  });
+});
+
+describe('bucket labels in the reader’s zone', () => {
+  it('shows a UTC hour as its span in the zone', () => {
+    expect(norm(bucketLabel('2025-03-01T21:00:00Z', 1, 'en-US', 'America/St_Johns'))).toBe('Sat, Mar 1, 5:30 – 6:30 PM');
+    expect(norm(bucketLabel('2025-03-01T21:00:00Z', 1, 'en-US', 'UTC'))).toBe('Sat, Mar 1, 9:00 – 10:00 PM');
+  });
+  it('shows a UTC day as the span it covers, across local dates', () => {
+    expect(norm(bucketLabel('2025-03-01T00:00:00Z', 24, 'en-US', 'America/St_Johns'))).toBe(
+      'Fri, Feb 28, 8:30 PM – Sat, Mar 1, 8:30 PM',
+    );
+  });
+  it('is empty for a bad time', () => {
+    expect(bucketLabel('nope', 1)).toBe('');
+  });
+  it('labels ticks with the time for hours and the date for days', () => {
+    const s = Date.parse('2025-03-02T01:00:00Z') / 1000;
+    expect(norm(tickLabel(s, 1, 'en-US', 'America/St_Johns'))).toBe('Mar 1, 9:30 PM');
+    expect(norm(tickLabel(s, 24, 'en-US', 'UTC'))).toBe('Mar 2');
+  });
+});
+
+describe('chart data', () => {
+  it('turns buckets into seconds and counts, skipping bad times', () => {
+    expect(
+      series([
+        { bucket: '2025-03-01T00:00:00Z', count: 3 },
+        { bucket: 'x', count: 9 },
+        { bucket: '2025-03-02T00:00:00Z', count: 0 },
+      ]),
+    ).toEqual([
+      [1740787200, 1740873600],
+      [3, 0],
+    ]);
+  });
+  it('thins ticks evenly, keeping the first', () => {
+    expect(ticks([1, 2, 3, 4, 5], 10)).toEqual([1, 2, 3, 4, 5]);
+    expect(ticks([1, 2, 3, 4, 5], 2)).toEqual([1, 4]);
+    expect(ticks([1, 2, 3, 4, 5], 0)).toEqual([1]);
+    expect(ticks([], 3)).toEqual([]);
+  });
+  it('finds the first busiest bucket', () => {
+    expect(
+      peak([
+        { bucket: 'a', count: 1 },
+        { bucket: 'b', count: 2 },
+        { bucket: 'c', count: 2 },
+      ]),
+    ).toEqual({ bucket: 'b', count: 2 });
+    expect(peak([])).toBeUndefined();
+  });
+});
+
+describe('breakdown', () => {
+  it('orders statuses by the life cycle with shares of the total', () => {
+    const rows = breakdownRows({ draft: 2, submitted: 1, offer: 1, waitlist: 0, reject: 0, attending: 4, declined: 0, expired: 0 });
+    expect(rows.map((r) => r.status)).toEqual(['draft', 'submitted', 'offer', 'waitlist', 'reject', 'attending', 'declined', 'expired']);
+    expect(rows[0]).toEqual({ status: 'draft', count: 2, share: 0.25 });
+    expect(rows[5]?.share).toBe(0.5);
+  });
+  it('has zero shares when there is nothing', () => {
+    const rows = breakdownRows({ draft: 0, submitted: 0, offer: 0, waitlist: 0, reject: 0, attending: 0, declined: 0, expired: 0 });
+    expect(rows.every((r) => r.share === 0)).toBe(true);
+  });
+});
