@@ -26,7 +26,7 @@ export const terms = {
   forTerm: (name: string) => ` ${name}`,
   empty: {
     title: 'No terms yet',
-    body: 'Create the first term with its dates and sign-up windows. The first term you make active opens onboarding and exec hiring.',
+    body: 'Create the first term with its dates and sign-up windows, then make it the active term.',
   },
   form: {
     createTitle: 'Create a term',
