@@ -9,16 +9,16 @@ import (
 	"hackdesk/testenv/browser"
 )
 
-// webShot saves a screenshot of the page's state under $WEB_SHOTS, when
+// peopleShot saves a screenshot of the page's state under $WEB_SHOTS, when
 // set.
-func webShot(p *browser.Page, page, name string) {
+func peopleShot(p *browser.Page, page, name string) {
 	if dir := os.Getenv("WEB_SHOTS"); dir != "" {
 		p.Screenshot(filepath.Join(dir, page+"-"+name+"-"+p.Viewport().Name+".png"))
 	}
 }
 
 // adminUser is the account of email as GET /api/admin/users shows it.
-func adminUser(t *testing.T, c *client, email string) adminUserJSON {
+func assignedUser(t *testing.T, c *client, email string) adminUserJSON {
 	t.Helper()
 	for _, u := range listAdminUsers(t, c, "?q="+email).Items {
 		if u.Email == email {
@@ -57,7 +57,7 @@ func TestWebAssign(t *testing.T) {
 		}
 		p.WaitText(fmt.Sprintf("%d people found", listAdminUsers(t, root, "").Total))
 		p.Axe()
-		webShot(p, "assign", "list")
+		peopleShot(p, "assign", "list")
 
 		// The search by name, kept in the URL and across a reload.
 		p.Fill("Name or email", "lovelace\n")
@@ -76,13 +76,13 @@ func TestWebAssign(t *testing.T) {
 		p.Click("button", "Change roles for Ada Lovelace")
 		p.WaitFor("heading", "Change roles for Ada Lovelace")
 		p.Axe()
-		webShot(p, "assign", "dialog")
+		peopleShot(p, "assign", "dialog")
 		p.Check("Admin")
 		p.Check("VP")
 		p.Click("button", "Save changes")
 		p.WaitFor("link", "Enter the subteam this VP leads")
 		p.Axe()
-		webShot(p, "assign", "errors")
+		peopleShot(p, "assign", "errors")
 		p.Fill("Subteam", "Design")
 		if got := p.Value("Term"); got == fall.String() {
 			t.Error("the term starts as the active one; want the hiring term (the latest)")
@@ -92,8 +92,8 @@ func TestWebAssign(t *testing.T) {
 		p.WaitText("VP, Design")
 		p.WaitGone("heading", "Change roles for Ada Lovelace")
 		p.Axe()
-		webShot(p, "assign", "saved")
-		ada := adminUser(t, root, "ada@example.com")
+		peopleShot(p, "assign", "saved")
+		ada := assignedUser(t, root, "ada@example.com")
 		if ada.Role != "admin" || ada.ExecRole == nil || ada.ExecRole.Position != "VP" ||
 			ada.ExecRole.Subteam == nil || *ada.ExecRole.Subteam != "Design" ||
 			ada.ExecRole.TermID == nil || *ada.ExecRole.TermID != fall {
@@ -111,12 +111,12 @@ func TestWebAssign(t *testing.T) {
 		p.Click("button", "Save changes")
 		p.WaitFor("heading", "Remove your own superadmin role?")
 		p.Axe()
-		webShot(p, "assign", "confirm")
+		peopleShot(p, "assign", "confirm")
 		p.Click("button", "Yes, remove my superadmin role")
 		p.WaitText("This is the last superadmin, so the role cannot be taken away.")
 		p.Axe()
-		webShot(p, "assign", "last-superadmin")
-		if got := adminUser(t, root, rootEmail).Role; got != "superadmin" {
+		peopleShot(p, "assign", "last-superadmin")
+		if got := assignedUser(t, root, rootEmail).Role; got != "superadmin" {
 			t.Errorf("the last superadmin is now %s", got)
 		}
 

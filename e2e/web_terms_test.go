@@ -8,8 +8,8 @@ import (
 	"hackdesk/testenv/browser"
 )
 
-// termJSON is a term as the API answers it.
-type termJSON struct {
+// termsPageTerm is a term as the API answers it.
+type termsPageTerm struct {
 	ID                 string     `json:"id"`
 	Name               string     `json:"name"`
 	StartsOn           string     `json:"starts_on"`
@@ -21,10 +21,10 @@ type termJSON struct {
 	Active             bool       `json:"active"`
 }
 
-func listTermsVia(t *testing.T, c *client) []termJSON {
+func termsPageList(t *testing.T, c *client) []termsPageTerm {
 	t.Helper()
 	var out struct {
-		Terms []termJSON `json:"terms"`
+		Terms []termsPageTerm `json:"terms"`
 	}
 	c.expect(http.StatusOK, "GET", "/api/admin/terms", nil).JSON(t, &out)
 	return out.Terms
@@ -59,13 +59,13 @@ func TestWebTerms(t *testing.T) {
 			t.Errorf("the h1 is %q", got)
 		}
 		p.Axe()
-		webShot(p, "terms", "empty")
+		peopleShot(p, "terms", "empty")
 
 		// Create: the rules are checked in the browser first.
 		p.Click("button", "Create a term")
 		p.WaitFor("heading", "Create a term")
 		p.Axe()
-		webShot(p, "terms", "create")
+		peopleShot(p, "terms", "create")
 		p.Click("button", "Create term")
 		p.WaitFor("link", "Enter a name for the term")
 		p.WaitFor("link", "Enter the date the term starts")
@@ -77,8 +77,8 @@ func TestWebTerms(t *testing.T) {
 		p.Click("button", "Create term")
 		p.WaitFor("link", "The onboarding window must close after it opens")
 		p.Axe()
-		webShot(p, "terms", "errors")
-		if got := listTermsVia(t, root); len(got) != 0 {
+		peopleShot(p, "terms", "errors")
+		if got := termsPageList(t, root); len(got) != 0 {
 			t.Fatalf("a refused form made terms %+v", got)
 		}
 		p.Fill("Onboarding closes (optional)", "2026-09-15 17:00")
@@ -86,8 +86,8 @@ func TestWebTerms(t *testing.T) {
 		p.WaitFor("heading", "Fall 2026")
 		p.WaitGone("heading", "Create a term")
 		p.Axe()
-		webShot(p, "terms", "list")
-		terms := listTermsVia(t, root)
+		peopleShot(p, "terms", "list")
+		terms := termsPageList(t, root)
 		if len(terms) != 1 || terms[0].Name != "Fall 2026" || terms[0].StartsOn != "2026-09-01" || terms[0].EndsOn != "2026-12-20" ||
 			terms[0].OnboardingOpensAt == nil || !terms[0].OnboardingOpensAt.Equal(local("2026-09-01 09:00")) ||
 			terms[0].OnboardingClosesAt == nil || !terms[0].OnboardingClosesAt.Equal(local("2026-09-15 17:00")) ||
@@ -104,7 +104,7 @@ func TestWebTerms(t *testing.T) {
 		p.Fill("Onboarding closes (optional)", "2026-09-20 17:30")
 		p.Click("button", "Save term")
 		p.WaitGone("heading", "Edit Fall 2026")
-		if got := listTermsVia(t, root)[0].OnboardingClosesAt; got == nil || !got.Equal(local("2026-09-20 17:30")) {
+		if got := termsPageList(t, root)[0].OnboardingClosesAt; got == nil || !got.Equal(local("2026-09-20 17:30")) {
 			t.Errorf("the onboarding window closes at %v after the edit", got)
 		}
 
@@ -112,14 +112,14 @@ func TestWebTerms(t *testing.T) {
 		p.Click("button", "Make active Fall 2026")
 		p.WaitFor("heading", "Make Fall 2026 the active term?")
 		p.Axe()
-		webShot(p, "terms", "activate")
+		peopleShot(p, "terms", "activate")
 		p.Click("button", "Make active")
 		p.WaitText("Active term")
 		p.WaitGone("button", "Make active Fall 2026")
 		p.Axe()
-		webShot(p, "terms", "active")
+		peopleShot(p, "terms", "active")
 		var active struct {
-			Term termJSON `json:"term"`
+			Term termsPageTerm `json:"term"`
 		}
 		root.expect(http.StatusOK, "GET", "/api/terms/active", nil).JSON(t, &active)
 		if active.Term.Name != "Fall 2026" || !active.Term.Active {
