@@ -1,0 +1,126 @@
+// The term form's rules: dates as YYYY-MM-DD, window times typed in the
+// reader's zone as "YYYY-MM-DD HH:MM" and sent as RFC 3339, the checks the
+// server makes (a name of 1 to 100 characters, the term ends after it
+// starts, each window is both times or neither and opens before it
+// closes), the body of a create or an edit, and a window's state now.
+import type { Schemas } from '$lib/services/api';
+import { schemaTermBody } from '$lib/rules.gen';
+
+export type Term = Schemas['Term'];
+export type Body = Schemas['TermBody'];
+export const windowFields = ['onboarding_opens_at', 'onboarding_closes_at', 'returning_opens_at', 'returning_closes_at'] as const;
+export const fields = ['name', 'starts_on', 'ends_on', ...windowFields] as const;
+export type Field = (typeof fields)[number];
+export type Values = Record<Field, string>;
+export type Problems = Partial<Record<Field, string>>;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+// localInput is an instant as the reader types it: their zone's date and
+// time, "YYYY-MM-DD HH:MM".
+export function localInput(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+function validDate(y: number, m: number, d: number): boolean {
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+export function isDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s.trim());
+  return !!m && validDate(Number(m[1]), Number(m[2]), Number(m[3]));
+}
+
+// parseLocal reads "YYYY-MM-DD HH:MM" (or with a T) in the reader's zone
+// as RFC 3339 (UTC), or null when it is not a date and time.
+export function parseLocal(s: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})$/.exec(s.trim());
+  if (!m) return null;
+  const [y, mo, d, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
+  if (!validDate(y, mo, d) || h > 23 || mi > 59) return null;
+  return new Date(y, mo - 1, d, h, mi).toISOString();
+}
+
+export function valuesOf(t: Term | null): Values {
+  return {
+    name: t?.name ?? '',
+    starts_on: t?.starts_on ?? '',
+    ends_on: t?.ends_on ?? '',
+    onboarding_opens_at: localInput(t?.onboarding_opens_at),
+    onboarding_closes_at: localInput(t?.onboarding_closes_at),
+    returning_opens_at: localInput(t?.returning_opens_at),
+    returning_closes_at: localInput(t?.returning_closes_at),
+  };
+}
+
+export type Words = {
+  nameRequired: string;
+  nameTooLong: (max: number) => string;
+  dateRequired: (field: 'starts_on' | 'ends_on') => string;
+  dateInvalid: (field: 'starts_on' | 'ends_on') => string;
+  endsBeforeStarts: string;
+  timeInvalid: (field: (typeof windowFields)[number]) => string;
+  bothTimes: (window: 'onboarding' | 'returning') => string;
+  closesBeforeOpens: (window: 'onboarding' | 'returning') => string;
+};
+
+export function checkTerm(v: Values, w: Words): Problems {
+  const out: Problems = {};
+  const name = v.name.trim();
+  const max = schemaTermBody.name.maxLength;
+  if (name === '') out.name = w.nameRequired;
+  else if ([...name].length > max) out.name = w.nameTooLong(max);
+  for (const f of ['starts_on', 'ends_on'] as const) {
+    if (v[f].trim() === '') out[f] = w.dateRequired(f);
+    else if (!isDate(v[f])) out[f] = w.dateInvalid(f);
+  }
+  if (!out.starts_on && !out.ends_on && v.ends_on.trim() <= v.starts_on.trim()) out.ends_on = w.endsBeforeStarts;
+  for (const f of windowFields) {
+    if (v[f].trim() !== '' && parseLocal(v[f]) === null) out[f] = w.timeInvalid(f);
+  }
+  for (const win of ['onboarding', 'returning'] as const) {
+    const o = `${win}_opens_at` as const;
+    const c = `${win}_closes_at` as const;
+    if (out[o] || out[c]) continue;
+    const opens = v[o].trim();
+    const closes = v[c].trim();
+    if ((opens === '') !== (closes === '')) out[opens === '' ? o : c] = w.bothTimes(win);
+    else if (opens !== '' && (parseLocal(opens) as string) >= (parseLocal(closes) as string)) out[c] = w.closesBeforeOpens(win);
+  }
+  return out;
+}
+
+// bodyFor is the body that creates a term from v, or, given the term as
+// it is, the body that changes only what differs (a cleared window time
+// is null); null when nothing changes.
+export function bodyFor(v: Values, was: Term | null): Body | null {
+  const body: Body = {};
+  const before = valuesOf(was);
+  if (!was || v.name.trim() !== before.name) body.name = v.name.trim();
+  if (!was || v.starts_on.trim() !== before.starts_on) body.starts_on = v.starts_on.trim();
+  if (!was || v.ends_on.trim() !== before.ends_on) body.ends_on = v.ends_on.trim();
+  for (const f of windowFields) {
+    const now = v[f].trim() === '' ? null : parseLocal(v[f]);
+    const then = was?.[f] ? new Date(was[f] as string).toISOString() : null;
+    if (!was) {
+      if (now) body[f] = now;
+    } else if (now !== then && v[f].trim() !== before[f]) {
+      body[f] = now;
+    }
+  }
+  return Object.keys(body).length > 0 ? body : null;
+}
+
+export type WindowState = 'open' | 'upcoming' | 'closed' | 'unset';
+
+export function windowState(opens: string | null, closes: string | null, now: Date): WindowState {
+  if (!opens || !closes) return 'unset';
+  const t = now.getTime();
+  if (t < new Date(opens).getTime()) return 'upcoming';
+  if (t < new Date(closes).getTime()) return 'open';
+  return 'closed';
+}
