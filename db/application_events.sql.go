@@ -8,6 +8,7 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -54,6 +55,53 @@ func (q *Queries) ApplicationEventsFor(ctx context.Context, applicationID uuid.U
 			&i.Kind,
 			&i.Detail,
 			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const applicationHistory = `-- name: ApplicationHistory :many
+SELECT e.kind, e.detail, e.created_at, e.actor_id,
+       p.display_name AS actor_name, p.email AS actor_email
+FROM application_events e
+LEFT JOIN profiles p ON p.id = e.actor_id
+WHERE e.application_id = $1
+ORDER BY e.id
+`
+
+type ApplicationHistoryRow struct {
+	Kind       string
+	Detail     json.RawMessage
+	CreatedAt  time.Time
+	ActorID    *uuid.UUID
+	ActorName  *string
+	ActorEmail *string
+}
+
+// The decision and RSVP events of one application, oldest first, with who
+// acted (NULL: the system, e.g. an offer expiring at its deadline).
+func (q *Queries) ApplicationHistory(ctx context.Context, applicationID uuid.UUID) ([]ApplicationHistoryRow, error) {
+	rows, err := q.db.Query(ctx, applicationHistory, applicationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ApplicationHistoryRow{}
+	for rows.Next() {
+		var i ApplicationHistoryRow
+		if err := rows.Scan(
+			&i.Kind,
+			&i.Detail,
+			&i.CreatedAt,
+			&i.ActorID,
+			&i.ActorName,
+			&i.ActorEmail,
 		); err != nil {
 			return nil, err
 		}

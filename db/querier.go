@@ -41,6 +41,9 @@ type Querier interface {
 	// twice is harmless. updated_at stays: the applicant changed nothing.
 	ApplicationFillResumeType(ctx context.Context, arg ApplicationFillResumeTypeParams) error
 	ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
+	// The decision and RSVP events of one application, oldest first, with who
+	// acted (NULL: the system, e.g. an offer expiring at its deadline).
+	ApplicationHistory(ctx context.Context, applicationID uuid.UUID) ([]ApplicationHistoryRow, error)
 	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
 	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
 	// The assignment rule: submitted applications only, not the reviewer's own,

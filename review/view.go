@@ -112,10 +112,13 @@ type Details struct {
 	Application   Application   `json:"application"`
 	Reviews       []AdminReview `json:"reviews"`
 	ReviewsHidden bool          `json:"reviews_hidden"`
+	// History is the decision and RSVP changes, oldest first.
+	History []HistoryEntry `json:"history"`
 }
 
 // DetailsOf loads application id in the reviewer view with its reviews
-// as r may see them (ReviewsOf). ErrApplicationNotFound for an unknown id.
+// as r may see them (ReviewsOf) and its decision and RSVP history
+// (HistoryOf). ErrApplicationNotFound for an unknown id.
 func DetailsOf(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log *slog.Logger, r Reviewer, id uuid.UUID) (Details, error) {
 	view, err := LoadView(ctx, q, blob, log, id)
 	if err != nil {
@@ -125,5 +128,9 @@ func DetailsOf(ctx context.Context, q *db.Queries, blob application.ResumeBlob, 
 	if err != nil {
 		return Details{}, err
 	}
-	return Details{Application: view, Reviews: reviews, ReviewsHidden: hidden}, nil
+	history, err := HistoryOf(ctx, q, id)
+	if err != nil {
+		return Details{}, err
+	}
+	return Details{Application: view, Reviews: reviews, ReviewsHidden: hidden, History: history}, nil
 }

@@ -17,3 +17,13 @@ SELECT application_id FROM application_events
 WHERE kind = 'decision' AND detail->>'batch_id' = @batch_id::text
   AND detail->>'decision' = 'offer' AND (detail->>'previous') IS DISTINCT FROM 'offer'
 ORDER BY id;
+
+-- name: ApplicationHistory :many
+-- The decision and RSVP events of one application, oldest first, with who
+-- acted (NULL: the system, e.g. an offer expiring at its deadline).
+SELECT e.kind, e.detail, e.created_at, e.actor_id,
+       p.display_name AS actor_name, p.email AS actor_email
+FROM application_events e
+LEFT JOIN profiles p ON p.id = e.actor_id
+WHERE e.application_id = $1
+ORDER BY e.id;

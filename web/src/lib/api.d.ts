@@ -2103,6 +2103,34 @@ export interface components {
             /** @description the mean of the reviews' normalized scores; null when unreviewed */
             normalized_score: number | null;
         };
+        /**
+         * @description One decision or RSVP change of an application. `kind` is `decision` (`value`:
+         *     offer, waitlist or reject; `rsvp_deadline` with an offer), `rsvp` (`value`:
+         *     attending or declined), `expired` (an offer unanswered at its deadline) or
+         *     `reminded` (the RSVP reminder was sent); for the last two `value` repeats the kind.
+         */
+        ApplicationHistoryEntry: {
+            /** @enum {string} */
+            kind: "decision" | "rsvp" | "expired" | "reminded";
+            /** @enum {string} */
+            value: "offer" | "waitlist" | "reject" | "attending" | "declined" | "expired" | "reminded";
+            /** @description the decision or RSVP this one replaced */
+            previous: string | null;
+            /**
+             * Format: date-time
+             * @description an offer's RSVP deadline
+             */
+            rsvp_deadline: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description who acted; null when the system did (a deadline, a place freed by an expired offer) */
+            by: null | {
+                /** Format: uuid */
+                id: string;
+                name: string | null;
+                email: string;
+            };
+        };
         /** @description The review settings (one for the whole site) */
         ReviewSettings: {
             /** @description the reviewer view leaves out who the applicant is */
@@ -3687,6 +3715,8 @@ export interface operations {
                         reviews: components["schemas"]["AdminReview"][];
                         /** @description true when the reviews are withheld from the caller (a conflict of interest) */
                         reviews_hidden: boolean;
+                        /** @description the decision and RSVP changes, oldest first (empty when nothing was decided) */
+                        history: components["schemas"]["ApplicationHistoryEntry"][];
                     };
                 };
             };
