@@ -75,7 +75,7 @@ export const memberships = {
     },
     conflict: {
       title: 'Already paid',
-      body: 'Someone recorded this membership as paid already, so nothing was recorded this time. The details below are up to date.',
+      body: 'Someone recorded this membership as paid already, so nothing was recorded this time. The details on this page are up to date.',
     },
     done: {
       title: 'Payment recorded',
