@@ -52,7 +52,7 @@ func TestWebReceipts(t *testing.T) {
 		p.Click("button", "Show")
 		p.WaitURL("/admin/receipts?status=parked")
 		p.Reload()
-		p.WaitFor("button", "Match to an account (receipt "+tx+")")
+		p.WaitFor("button", "Match receipt "+tx+" to an account")
 		rows := p.Table("Shop receipts, newest first")
 		if len(rows) != 2 || !strings.Contains(strings.Join(rows[1], "|"), tx+"|nobody+"+vp.Name+"@elsewhere.test|") ||
 			!strings.Contains(rows[1][3], "Parked") || !strings.Contains(rows[1][4], "no account") {
@@ -60,7 +60,7 @@ func TestWebReceipts(t *testing.T) {
 		}
 
 		// Matched from the page: refusals in words, then the right account.
-		p.Click("button", "Match to an account (receipt "+tx+")")
+		p.Click("button", "Match receipt "+tx+" to an account")
 		p.WaitFor("dialog", "Match to an account")
 		p.Axe()
 		p.Click("button", "Match receipt")

@@ -37,9 +37,9 @@ export const receipts = {
   noMatchBody: 'Choose another status, or all statuses, to see the other receipts.',
   showAll: 'Show all statuses',
   match: {
-    button: 'Match to an account',
+    button: 'Match',
     // Heard after the button's text, to tell the rows' buttons apart.
-    buttonFor: (tx: string) => ` (receipt ${tx})`,
+    buttonFor: (tx: string) => ` receipt ${tx} to an account`,
     title: 'Match to an account',
     intro: (tx: string, email: string) => `Receipt ${tx} was paid by ${email}. Enter the email of the account whose membership it pays.`,
     email: 'Account email',
