@@ -127,6 +127,8 @@ func TestWebEmails(t *testing.T) {
 		p.WaitURL("/admin/emails?" + url.Values{"to": {newcomer}}.Encode())
 		p.Click("button", "Open email: "+sent.Subject)
 		p.Within("dialog", sent.Subject).Click("link", link)
+		p.WaitFor("heading", "Confirm your email address")
+		p.Click("button", "Confirm email")
 		testenv.Eventually(t, 15*time.Second, func() (bool, string) {
 			var confirmed bool
 			if err := a.Store.Pool().QueryRow(context.Background(),
