@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
@@ -150,4 +151,35 @@ func TestWebBroadcasts(t *testing.T) {
 	webSignIn(t, p, "admin@example.com", "password-admin@example.com", "/")
 	p.Visit("/admin/broadcasts")
 	p.WaitURL("/")
+}
+
+// The preview of an audience counts the people a broadcast to it is then
+// recorded with, creates nothing, refuses what create refuses and is for
+// superadmins only.
+func TestBroadcastPreview(t *testing.T) {
+	t.Parallel()
+	a, anon, root, _ := bcApp(t, 10)
+	bcExecs(t, a, testenv.AccountOpts{}, "e1@example.com", "e2@example.com", "e3@example.com")
+	admin, _ := decAccount(t, a, anon, "admin@example.com", "admin")
+	var preview struct {
+		Recipients int `json:"recipients"`
+	}
+	root.expect(http.StatusOK, "POST", "/api/admin/broadcasts/preview",
+		map[string]any{"audience": map[string]any{"kind": "execs"}}).JSON(t, &preview)
+	var n int
+	if err := a.Store.Pool().QueryRow(context.Background(), `SELECT count(*) FROM broadcasts`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the preview recorded %d broadcasts (%v)", n, err)
+	}
+	var created struct {
+		Recipients int `json:"recipients"`
+	}
+	root.expect(http.StatusAccepted, "POST", "/api/admin/broadcasts",
+		map[string]any{"subject": "Sync", "body": "Tuesday.", "audience": map[string]any{"kind": "execs"}}).JSON(t, &created)
+	if preview.Recipients != 3 || created.Recipients != preview.Recipients {
+		t.Fatalf("preview %d, created with %d recipients, want 3 and 3", preview.Recipients, created.Recipients)
+	}
+	root.expect(http.StatusBadRequest, "POST", "/api/admin/broadcasts/preview",
+		map[string]any{"audience": map[string]any{"kind": "execs", "status": "offer"}})
+	admin.expect(http.StatusForbidden, "POST", "/api/admin/broadcasts/preview",
+		map[string]any{"audience": map[string]any{"kind": "execs"}})
 }
