@@ -47,6 +47,23 @@ func (s *Server) createBroadcast(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// previewBroadcast is POST /api/admin/broadcasts/preview (superadmin):
+// how many people a broadcast to the body's audience would go to now
+// (broadcast.Preview, the audience statement create uses). It creates
+// nothing.
+func (s *Server) previewBroadcast(w http.ResponseWriter, r *http.Request) error {
+	var req broadcast.PreviewRequest
+	if err := decode(w, r, &req); err != nil {
+		return err
+	}
+	n, err := broadcast.Preview(r.Context(), s.store.Queries, req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"recipients": n})
+	return nil
+}
+
 // listBroadcasts is GET /api/admin/broadcasts?page=&page_size=
 // (superadmin): newest first.
 func (s *Server) listBroadcasts(w http.ResponseWriter, r *http.Request) error {

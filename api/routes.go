@@ -95,6 +95,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/onboarding/export.csv", VP, s.exportCSV},
 		{"GET", "/api/onboarding/headshots.zip", VP, s.exportHeadshots},
 		{"POST", "/api/admin/broadcasts", Superadmin, s.createBroadcast},
+		{"POST", "/api/admin/broadcasts/preview", Superadmin, s.previewBroadcast},
 		{"GET", "/api/admin/broadcasts", Superadmin, s.listBroadcasts},
 		{"GET", "/api/admin/broadcasts/{id}", Superadmin, s.getBroadcast},
 		{"POST", "/api/admin/broadcasts/{id}/cancel", Superadmin, s.cancelBroadcast},

@@ -56,6 +56,20 @@ func Create(ctx context.Context, q *db.Queries, n New) (db.Broadcast, error) {
 	return q.BroadcastSetTotal(ctx, db.BroadcastSetTotalParams{ID: n.ID, Total: int32(count)})
 }
 
+// Preview is how many people a broadcast to the request's audience would
+// go to now: the count Create would record as its Total, from the same
+// audience statement (broadcast_audience). The term rules are Create's:
+// ErrNoActiveTerm, ErrTermNotFound.
+func Preview(ctx context.Context, q *db.Queries, p PreviewRequest) (int32, error) {
+	r := p.request()
+	termID, err := audienceTerm(ctx, q, r)
+	if err != nil {
+		return 0, err
+	}
+	return q.BroadcastAudienceCount(ctx, db.BroadcastAudienceCountParams{Marketing: r.IsMarketing(),
+		Kind: string(r.Audience.Kind), TermID: termID, Decision: r.decision})
+}
+
 // audienceTerm is the term of the request's audience: the one named, or
 // the active one for a by-term kind that names none; nil for other kinds.
 func audienceTerm(ctx context.Context, q *db.Queries, r Request) (*uuid.UUID, error) {

@@ -40,27 +40,58 @@ func (r *Request) Validate() apperr.Fields {
 	if why := CheckBody(r.Body); why != "" {
 		f.Add("body", why)
 	}
-	if r.Audience == nil {
+	r.termID, r.decision = validateAudience(r.Audience, f)
+	return f
+}
+
+// validateAudience adds the reason for each field of the audience that
+// breaks the rules to f and returns the parsed term id and decision filter.
+func validateAudience(ra *RequestAudience, f apperr.Fields) (termID *uuid.UUID, decision *string) {
+	if ra == nil {
 		f.Add("audience", "is required: {kind, term_id?, status?}")
-		return f
+		return nil, nil
 	}
-	a := Audience{Kind: r.Audience.Kind, HasTerm: r.Audience.TermID != nil}
-	if r.Audience.Status != nil {
-		d := Decision(*r.Audience.Status)
+	a := Audience{Kind: ra.Kind, HasTerm: ra.TermID != nil}
+	if ra.Status != nil {
+		d := Decision(*ra.Status)
 		a.Decision = &d
-		r.decision = r.Audience.Status
+		decision = ra.Status
 	}
 	for field, why := range CheckAudience(a) {
 		f.Add(field, why)
 	}
-	if r.Audience.TermID != nil {
-		id, err := uuid.Parse(*r.Audience.TermID)
+	if ra.TermID != nil {
+		id, err := uuid.Parse(*ra.TermID)
 		if err != nil {
 			f.Add("audience.term_id", "must be a term id (UUID)")
 		}
-		r.termID = &id
+		termID = &id
 	}
+	return termID, decision
+}
+
+// PreviewRequest is who a broadcast would go to, asked before composing
+// it: the audience and whether it is marketing, as in Request.
+type PreviewRequest struct {
+	Audience  *RequestAudience `json:"audience"`
+	Marketing *bool            `json:"marketing"`
+
+	// Set by Validate: the parsed term id and the decision filter.
+	termID   *uuid.UUID
+	decision *string
+}
+
+// Validate returns the reason for each field that breaks the rules of a
+// broadcast's audience (the same as Request's).
+func (r *PreviewRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	r.termID, r.decision = validateAudience(r.Audience, f)
 	return f
+}
+
+// request is the preview as the audience part of a broadcast request.
+func (r PreviewRequest) request() Request {
+	return Request{Audience: r.Audience, Marketing: r.Marketing, termID: r.termID, decision: r.decision}
 }
 
 // IsMarketing reports whether the broadcast is marketing: only if asked.

@@ -113,9 +113,23 @@ func (w world) create(t *testing.T, body string) (db.Broadcast, error) {
 	return b, err
 }
 
+// preview decodes and validates a preview request as the API does and
+// counts its audience.
+func (w world) preview(t *testing.T, body string) (int32, error) {
+	t.Helper()
+	var r broadcast.PreviewRequest
+	if err := json.Unmarshal([]byte(body), &r); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate().Err(); err != nil {
+		t.Fatalf("%s: %v", body, err)
+	}
+	return broadcast.Preview(context.Background(), w.store.Queries, r)
+}
+
 // TestCreate: the recipient list is the audience's confirmed accounts,
 // and for marketing only those who opted in; a by-term audience without a
-// term is of the active one.
+// term is of the active one. The preview counts the same people.
 func TestCreate(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -133,9 +147,16 @@ func TestCreate(t *testing.T) {
 		{"ApplicantsNoneYet", `{"kind":"applicants","status":"offer"}`, false, nil, nil},
 	} {
 		body := `{"subject":"Hack night","body":"Friday.","audience":` + tc.audience + `,"marketing":` + map[bool]string{true: "true", false: "false"}[tc.marketing] + `}`
+		preview, err := w.preview(t, `{"audience":`+tc.audience+`,"marketing":`+map[bool]string{true: "true", false: "false"}[tc.marketing]+`}`)
+		if err != nil {
+			t.Fatalf("%s: preview: %v", tc.name, err)
+		}
 		b, err := w.create(t, body)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if preview != b.Total {
+			t.Errorf("%s: preview %d, created with %d recipients", tc.name, preview, b.Total)
 		}
 		if (tc.term == nil) != (b.TermID == nil) || tc.term != nil && *b.TermID != *tc.term || b.Marketing != tc.marketing || b.Status != string(broadcast.Sending) {
 			t.Errorf("%s: broadcast %+v", tc.name, b)
@@ -175,6 +196,9 @@ func TestCreateTermErrors(t *testing.T) {
 	}
 	if _, err := w.create(t, `{"subject":"S","body":"B","audience":{"kind":"paid_members"}}`); !errors.Is(err, broadcast.ErrNoActiveTerm) {
 		t.Fatalf("no active term: %v", err)
+	}
+	if _, err := w.preview(t, `{"audience":{"kind":"paid_members"}}`); !errors.Is(err, broadcast.ErrNoActiveTerm) {
+		t.Fatalf("preview without an active term: %v", err)
 	}
 	// Execs are of no term: no active term is needed.
 	if _, err := w.create(t, `{"subject":"S","body":"B","audience":{"kind":"execs"}}`); err != nil {

@@ -11,6 +11,32 @@ import (
 	"github.com/google/uuid"
 )
 
+const broadcastAudienceCount = `-- name: BroadcastAudienceCount :one
+SELECT count(*)::integer AS recipients
+FROM broadcast_audience($1::boolean, $2::text, $3::uuid, $4::text)
+`
+
+type BroadcastAudienceCountParams struct {
+	Marketing bool
+	Kind      string
+	TermID    *uuid.UUID
+	Decision  *string
+}
+
+// How many people a broadcast to this audience would go to now: the count
+// BroadcastRecipientsInsert would materialize.
+func (q *Queries) BroadcastAudienceCount(ctx context.Context, arg BroadcastAudienceCountParams) (int32, error) {
+	row := q.db.QueryRow(ctx, broadcastAudienceCount,
+		arg.Marketing,
+		arg.Kind,
+		arg.TermID,
+		arg.Decision,
+	)
+	var recipients int32
+	err := row.Scan(&recipients)
+	return recipients, err
+}
+
 const broadcastBatchLoad = `-- name: BroadcastBatchLoad :many
 SELECT r.seq, r.profile_id, r.email, r.status,
        b.subject, b.body, b.status AS broadcast_status,
@@ -88,24 +114,8 @@ func (q *Queries) BroadcastRecipientsDelete(ctx context.Context, broadcastID uui
 
 const broadcastRecipientsInsert = `-- name: BroadcastRecipientsInsert :execrows
 INSERT INTO broadcast_recipients (broadcast_id, seq, profile_id, email)
-SELECT $1::uuid, row_number() OVER (ORDER BY p.id), p.id, p.email
-FROM profiles p
-WHERE p.email_confirmed_at IS NOT NULL
-  AND (NOT $2::boolean OR p.marketing_opt_in)
-  AND CASE $3::text
-      WHEN 'members' THEN EXISTS (
-          SELECT 1 FROM memberships m WHERE m.profile_id = p.id AND m.term_id = $4::uuid)
-      WHEN 'paid_members' THEN EXISTS (
-          SELECT 1 FROM memberships m
-          WHERE m.profile_id = p.id AND m.term_id = $4::uuid AND m.status = 'paid')
-      WHEN 'execs' THEN EXISTS (
-          SELECT 1 FROM exec_roles e WHERE e.profile_id = p.id AND e.active)
-      WHEN 'applicants' THEN EXISTS (
-          SELECT 1 FROM applications a
-          WHERE a.profile_id = p.id AND a.status = 'submitted'
-            AND ($5::text IS NULL OR coalesce(a.decision, 'none') = $5::text))
-      ELSE false
-      END
+SELECT $1::uuid, row_number() OVER (ORDER BY a.profile_id), a.profile_id, a.email
+FROM broadcast_audience($2::boolean, $3::text, $4::uuid, $5::text) a
 `
 
 type BroadcastRecipientsInsertParams struct {
@@ -116,11 +126,8 @@ type BroadcastRecipientsInsertParams struct {
 	Decision    *string
 }
 
-// Materializes a broadcast's audience: confirmed accounts only, one row per
-// person, and with marketing only those who opted in. kind is one of
-// members, paid_members (both of term_id), execs (an active exec role) and
-// applicants (a submitted application; decision filters them, 'none'
-// meaning not decided).
+// Materializes a broadcast's audience (broadcast_audience: confirmed
+// accounts, once each, with marketing only those who opted in).
 func (q *Queries) BroadcastRecipientsInsert(ctx context.Context, arg BroadcastRecipientsInsertParams) (int64, error) {
 	result, err := q.db.Exec(ctx, broadcastRecipientsInsert,
 		arg.BroadcastID,

@@ -80,6 +80,9 @@ type Querier interface {
 	// Marks a live token used and returns it; no row when the token is unknown,
 	// used, expired or meant for another purpose.
 	AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (AuthToken, error)
+	// How many people a broadcast to this audience would go to now: the count
+	// BroadcastRecipientsInsert would materialize.
+	BroadcastAudienceCount(ctx context.Context, arg BroadcastAudienceCountParams) (int32, error)
 	// One batch's recipients (seq first..last) with what their email says,
 	// whether the broadcast still sends (status and cancel request), and
 	// whether the recipient of a marketing broadcast has unsubscribed since.
@@ -93,11 +96,8 @@ type Querier interface {
 	BroadcastInsert(ctx context.Context, arg BroadcastInsertParams) (Broadcast, error)
 	BroadcastList(ctx context.Context, arg BroadcastListParams) ([]Broadcast, error)
 	BroadcastRecipientsDelete(ctx context.Context, broadcastID uuid.UUID) (int64, error)
-	// Materializes a broadcast's audience: confirmed accounts only, one row per
-	// person, and with marketing only those who opted in. kind is one of
-	// members, paid_members (both of term_id), execs (an active exec role) and
-	// applicants (a submitted application; decision filters them, 'none'
-	// meaning not decided).
+	// Materializes a broadcast's audience (broadcast_audience: confirmed
+	// accounts, once each, with marketing only those who opted in).
 	BroadcastRecipientsInsert(ctx context.Context, arg BroadcastRecipientsInsertParams) (int64, error)
 	// Records the outcomes of a batch's recipients (seq and status, pairwise)
 	// and counts them on the broadcast, once: a recipient already marked

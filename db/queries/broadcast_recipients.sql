@@ -1,28 +1,15 @@
 -- name: BroadcastRecipientsInsert :execrows
--- Materializes a broadcast's audience: confirmed accounts only, one row per
--- person, and with marketing only those who opted in. kind is one of
--- members, paid_members (both of term_id), execs (an active exec role) and
--- applicants (a submitted application; decision filters them, 'none'
--- meaning not decided).
+-- Materializes a broadcast's audience (broadcast_audience: confirmed
+-- accounts, once each, with marketing only those who opted in).
 INSERT INTO broadcast_recipients (broadcast_id, seq, profile_id, email)
-SELECT @broadcast_id::uuid, row_number() OVER (ORDER BY p.id), p.id, p.email
-FROM profiles p
-WHERE p.email_confirmed_at IS NOT NULL
-  AND (NOT @marketing::boolean OR p.marketing_opt_in)
-  AND CASE @kind::text
-      WHEN 'members' THEN EXISTS (
-          SELECT 1 FROM memberships m WHERE m.profile_id = p.id AND m.term_id = sqlc.narg('term_id')::uuid)
-      WHEN 'paid_members' THEN EXISTS (
-          SELECT 1 FROM memberships m
-          WHERE m.profile_id = p.id AND m.term_id = sqlc.narg('term_id')::uuid AND m.status = 'paid')
-      WHEN 'execs' THEN EXISTS (
-          SELECT 1 FROM exec_roles e WHERE e.profile_id = p.id AND e.active)
-      WHEN 'applicants' THEN EXISTS (
-          SELECT 1 FROM applications a
-          WHERE a.profile_id = p.id AND a.status = 'submitted'
-            AND (sqlc.narg('decision')::text IS NULL OR coalesce(a.decision, 'none') = sqlc.narg('decision')::text))
-      ELSE false
-      END;
+SELECT @broadcast_id::uuid, row_number() OVER (ORDER BY a.profile_id), a.profile_id, a.email
+FROM broadcast_audience(@marketing::boolean, @kind::text, sqlc.narg('term_id')::uuid, sqlc.narg('decision')::text) a;
+
+-- name: BroadcastAudienceCount :one
+-- How many people a broadcast to this audience would go to now: the count
+-- BroadcastRecipientsInsert would materialize.
+SELECT count(*)::integer AS recipients
+FROM broadcast_audience(@marketing::boolean, @kind::text, sqlc.narg('term_id')::uuid, sqlc.narg('decision')::text);
 
 -- name: BroadcastBatchLoad :many
 -- One batch's recipients (seq first..last) with what their email says,

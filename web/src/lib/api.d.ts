@@ -1583,6 +1583,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/broadcasts/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * How many people a broadcast would go to (superadmin)
+         * @description Counts the audience now, by the same rule that records a broadcast's recipient
+         *     list (`POST /api/admin/broadcasts`): its confirmed accounts, each once, and with
+         *     `marketing: true` only those who accept marketing email. The body is a broadcast's
+         *     `audience` and `marketing` (no subject or body); the rules and errors of the
+         *     audience are the same (404 `No active term`, `Term not found`). Creates nothing;
+         *     the count may change before the broadcast is sent.
+         */
+        post: operations["previewBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/broadcasts/{id}": {
         parameters: {
             query?: never;
@@ -5230,6 +5255,50 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    previewBroadcast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    audience: {
+                        /** @enum {string} */
+                        kind: "members" | "paid_members" | "execs" | "applicants";
+                        /** Format: uuid */
+                        term_id?: string;
+                        /** @enum {string} */
+                        status?: "offer" | "waitlist" | "reject" | "none";
+                    };
+                    /** @default false */
+                    marketing?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description how many people it would go to now */
+                        recipients: number;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getBroadcast: {
