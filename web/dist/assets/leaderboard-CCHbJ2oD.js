@@ -1,1 +1,0 @@
-import{F as e,L as t,d as n,dt as r,t as i}from"./Shell-BHggxINU.js";var a=t(`<h1>Reviewer leaderboard</h1> <p>This page is being built.</p>`,1);function o(t){i(t,{title:`Reviewer leaderboard`,width:`wide`,children:(t,n)=>{var i=a();r(2),e(t,i)},$$slots:{default:!0}})}n(o);
