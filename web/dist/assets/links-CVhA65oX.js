@@ -1,1 +1,0 @@
-var e=[`github_url`,`linkedin_url`,`website_url`];function t(e){let t=e?.trim();if(!t)return null;try{let e=new URL(t);return e.protocol===`https:`||e.protocol===`http:`?e.href:null}catch{return null}}export{t as n,e as t};
