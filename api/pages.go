@@ -59,6 +59,16 @@ func (s *Server) pages() []webPage {
 		{"/admin/memberships", "memberships.html", Admin, nil},
 		{"/admin/memberships/{id}", "memberships.html", Admin, nil},
 		{"/admin/receipts", "receipts.html", Admin, nil},
+		{"/admin/applications/review", "selections.html", VP, nil},
+		{"/admin/applications/hiring", "hiring.html", President, nil},
+		{"/applications/questions", "questions.html", VP, nil},
+		{"/onboarding", "onboarding.html", Authenticated, nil},
+		{"/onboarding/returning", "onboarding.html", Authenticated, nil},
+		{"/onboarding/review", "onboarding-review.html", VP, nil},
+		{"/nexus/foundry", "foundry.html", Admin, nil},
+		{"/nexus/projects", "projects.html", Admin, nil},
+		{"/nexus/projects/{id}", "projects.html", Admin, nil},
+		{"/admin/system", "system.html", Superadmin, nil},
 	}
 }
 

@@ -4,7 +4,7 @@
 // shown only to the roles its page admits (the server's page table decides;
 // these rules mirror it so nobody is shown a link that sends them home).
 import { common } from './i18n/common';
-import { isAdmin, isSuperadmin, type Profile } from './state/session.svelte';
+import { isAdmin, isPresident, isSuperadmin, isVP, type Profile } from './state/session.svelte';
 
 export type NavItem = { href: string; label: string; show: (p: Profile | null) => boolean };
 export type NavSection = { label: string; items: NavItem[] };
@@ -32,6 +32,23 @@ export const adminSections: NavSection[] = [
       { href: '/admin/broadcasts', label: common.nav.broadcasts, show: isSuperadmin },
       { href: '/admin/emails', label: common.nav.emails, show: isSuperadmin },
       { href: '/admin/terms', label: common.nav.terms, show: isSuperadmin },
+      { href: '/admin/system', label: common.nav.system, show: isSuperadmin },
+    ],
+  },
+  {
+    label: common.nav.sections.hiring,
+    items: [
+      { href: '/admin/applications/review', label: common.nav.selections, show: isVP },
+      { href: '/admin/applications/hiring', label: common.nav.hiring, show: isPresident },
+      { href: '/applications/questions', label: common.nav.questions, show: isVP },
+      { href: '/onboarding/review', label: common.nav.onboardingReview, show: isVP },
+    ],
+  },
+  {
+    label: common.nav.sections.developers,
+    items: [
+      { href: '/nexus/foundry', label: common.nav.foundry, show: isAdmin },
+      { href: '/nexus/projects', label: common.nav.projects, show: isAdmin },
     ],
   },
 ];
@@ -66,7 +83,22 @@ export const navItems: NavItem[] = [
   { href: '/review', label: common.nav.review, show: isAdmin },
 ];
 
+// holdsExecRole: p holds an exec role now, so the onboarding form is theirs.
+const holdsExecRole = (p: Profile | null) => p?.exec_role != null;
+
 export const menuItems: NavItem[] = [
   { href: '/profile', label: common.nav.profile, show: signedIn },
   { href: '/application', label: common.nav.application, show: signedIn },
+  { href: '/onboarding', label: common.nav.onboarding, show: holdsExecRole },
 ];
+
+// currentHref is the link among hrefs that names the page at path: the
+// longest one equal to it or above it (so /admin/applications/review marks
+// Selections, not Applications).
+export function currentHref(path: string, hrefs: string[]): string | null {
+  let best: string | null = null;
+  for (const h of hrefs) {
+    if ((path === h || path.startsWith(h + '/')) && (best === null || h.length > best.length)) best = h;
+  }
+  return best;
+}

@@ -1,0 +1,5 @@
+// Strings of Hiring.
+export const hiring = {
+  title: 'Hiring',
+  building: 'This page is being built.',
+};

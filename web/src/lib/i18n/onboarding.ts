@@ -1,0 +1,5 @@
+// Strings of Onboarding.
+export const onboarding = {
+  title: 'Onboarding',
+  building: 'This page is being built.',
+};

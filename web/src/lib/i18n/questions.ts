@@ -1,0 +1,5 @@
+// Strings of Question bank.
+export const questions = {
+  title: 'Question bank',
+  building: 'This page is being built.',
+};

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Foundry from './Foundry.svelte';
+
+mountPage(Foundry);

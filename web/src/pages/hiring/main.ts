@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Hiring from './Hiring.svelte';
+
+mountPage(Hiring);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import OnboardingReview from './OnboardingReview.svelte';
+
+mountPage(OnboardingReview);

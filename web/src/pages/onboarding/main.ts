@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Onboarding from './Onboarding.svelte';
+
+mountPage(Onboarding);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Projects from './Projects.svelte';
+
+mountPage(Projects);

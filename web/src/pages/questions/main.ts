@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import QuestionBank from './QuestionBank.svelte';
+
+mountPage(QuestionBank);

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Selections from './Selections.svelte';
+
+mountPage(Selections);

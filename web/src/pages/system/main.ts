@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import System from './System.svelte';
+
+mountPage(System);
