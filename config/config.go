@@ -65,6 +65,10 @@ type Config struct {
 	// by the Temporal server on the broadcast task queue.
 	BroadcastRate float64
 
+	// TemporalUIURL is the base of the Temporal Web UI's address (no
+	// trailing slash); pages link workflow runs there (RunURL). Empty: no
+	// links. `hackdesk dev` sets its own UI's address.
+	TemporalUIURL string
 	// ChatInviteURL is the club chat's invite link, sent to new execs in
 	// their welcome email; empty leaves it out.
 	ChatInviteURL string
@@ -166,6 +170,7 @@ func FromEnv() Config {
 	str("GITHUB_API_URL", &c.GitHubAPIURL)
 	str("FOUNDRY_SETUP_WORKFLOW", &c.FoundrySetupWorkflow)
 	str("CHAT_INVITE_URL", &c.ChatInviteURL)
+	str("TEMPORAL_UI_URL", &c.TemporalUIURL)
 	str("SIGNING_KEY", &c.SigningKey)
 	str("WEBHOOK_SIGNING_KEY", &c.WebhookSigningKey)
 	str("DKIM_TXT_FILE", &c.DKIMTXTFile)
@@ -370,4 +375,18 @@ func ParseTrustedProxies(v string) ([]netip.Prefix, error) {
 		out = append(out, netip.PrefixFrom(a, a.BitLen()))
 	}
 	return out, nil
+}
+
+// RunURL is the Temporal Web UI's page of a workflow run, or "" without
+// TEMPORAL_UI_URL. Without a run id it is the UI's list of the runs under
+// that workflow id.
+func (c Config) RunURL(workflowID, runID string) string {
+	if c.TemporalUIURL == "" || workflowID == "" {
+		return ""
+	}
+	base := strings.TrimRight(c.TemporalUIURL, "/") + "/namespaces/" + url.PathEscape(c.TemporalNamespace) + "/workflows"
+	if runID == "" {
+		return base + "?query=" + url.QueryEscape("WorkflowId=\""+workflowID+"\"")
+	}
+	return base + "/" + url.PathEscape(workflowID) + "/" + url.PathEscape(runID) + "/history"
 }

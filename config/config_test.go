@@ -265,3 +265,17 @@ func TestParseTrustedProxies(t *testing.T) {
 		})
 	}
 }
+
+func TestRunURL(t *testing.T) {
+	c := Defaults()
+	if got := c.RunURL("hiring-finalization:t1", "r1"); got != "" {
+		t.Fatalf("without TEMPORAL_UI_URL: %q, want no link", got)
+	}
+	c.TemporalUIURL = "http://127.0.0.1:8233/"
+	if got, want := c.RunURL("hiring-finalization:t1", "r1"), "http://127.0.0.1:8233/namespaces/default/workflows/hiring-finalization:t1/r1/history"; got != want {
+		t.Fatalf("run link %q, want %q", got, want)
+	}
+	if got, want := c.RunURL("receipt:TX 1", ""), `http://127.0.0.1:8233/namespaces/default/workflows?query=WorkflowId%3D%22receipt%3ATX+1%22`; got != want {
+		t.Fatalf("list link %q, want %q", got, want)
+	}
+}

@@ -84,6 +84,9 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		}
 		s.Config.TemporalAddress = s.temporal.Address
 		s.UIURL = s.temporal.UIURL
+		if s.Config.TemporalUIURL == "" {
+			s.Config.TemporalUIURL = s.UIURL
+		}
 	}
 	if s.Config.S3Endpoint == "" {
 		bin, err := tool(o.BinDir, "versitygw")
