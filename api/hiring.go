@@ -110,8 +110,8 @@ func (s *Server) listReview(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	ctx := r.Context()
-	scope := hiringActor(principalFrom(ctx)).Scope
-	items, total, err := hiring.ReviewList(ctx, s.store.Queries, scope, filter)
+	actor := hiringActor(principalFrom(ctx))
+	items, total, err := hiring.ReviewList(ctx, s.store.Queries, actor.Scope, actor.Role, filter)
 	if err != nil {
 		return err
 	}

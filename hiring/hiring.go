@@ -102,6 +102,19 @@ func CanMove(role Role, from, to Status) error {
 	return nil
 }
 
+// AllowedMoves lists, in review order, the statuses a caller in role may
+// move a selection from status from to (CanMove), the current status left
+// out. A final status, or a VP's selection past review, allows none.
+func AllowedMoves(role Role, from Status) []Status {
+	out := []Status{}
+	for _, to := range Statuses() {
+		if to != from && CanMove(role, from, to) == nil {
+			out = append(out, to)
+		}
+	}
+	return out
+}
+
 // Scope is which selections a caller sees and changes: every subteam's
 // (All) or one subteam's.
 type Scope struct {

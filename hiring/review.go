@@ -72,6 +72,9 @@ type ReviewItem struct {
 	Applicant     ApplicantRef `json:"applicant"`
 	Answers       []AnswerView `json:"answers"`
 	UpdatedAt     time.Time    `json:"updated_at"`
+	// AllowedStatuses is where the caller may move the selection
+	// (AllowedMoves for their role).
+	AllowedStatuses []Status `json:"allowed_statuses"`
 }
 
 // The application form's two fixed written answers come first in a review
@@ -83,9 +86,10 @@ var formQuestions = []struct{ id, prompt string }{
 }
 
 // ReviewList is one page of a term's selections in the scope (a validated
-// filter), oldest change first, and the total across every page. With no
-// term yet the list is empty.
-func ReviewList(ctx context.Context, q *db.Queries, scope Scope, f ReviewFilter) ([]ReviewItem, int64, error) {
+// filter), oldest change first, and the total across every page; each
+// item carries the moves role allows from its status. With no term yet
+// the list is empty.
+func ReviewList(ctx context.Context, q *db.Queries, scope Scope, role Role, f ReviewFilter) ([]ReviewItem, int64, error) {
 	t, err := TermOf(ctx, q, f.TermID)
 	if errors.Is(err, ErrNoTerm) {
 		return []ReviewItem{}, 0, nil
@@ -144,7 +148,7 @@ func ReviewList(ctx context.Context, q *db.Queries, scope Scope, f ReviewFilter)
 		items[i] = ReviewItem{SelectionID: row.ID, ApplicationID: row.ApplicationID, Status: row.Status,
 			Position:  PositionRef{ID: row.PositionID, Title: row.PositionTitle, Subteam: row.PositionSubteam},
 			Applicant: ApplicantRef{ProfileID: row.ProfileID, DisplayName: row.DisplayName, Email: row.Email},
-			Answers:   answers, UpdatedAt: row.UpdatedAt}
+			Answers:   answers, UpdatedAt: row.UpdatedAt, AllowedStatuses: AllowedMoves(role, Status(row.Status))}
 	}
 	return items, total, nil
 }

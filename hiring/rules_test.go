@@ -224,3 +224,41 @@ func TestNewActor(t *testing.T) {
 		}
 	}
 }
+
+func TestAllowedMoves(t *testing.T) {
+	t.Parallel()
+	review := []Status{InReview, Interviewing, Wanted, NotWanted}
+	for _, c := range []struct {
+		role Role
+		from Status
+		want []Status
+	}{
+		{VP, InReview, []Status{Interviewing, Wanted, NotWanted}},
+		{VP, Wanted, []Status{InReview, Interviewing, NotWanted}},
+		{VP, OfferSent, []Status{}},
+		{VP, RejectionSent, []Status{}},
+		{President, InReview, []Status{Interviewing, Wanted, NotWanted, RejectionSent}},
+		{President, Wanted, []Status{InReview, Interviewing, NotWanted, OfferSent, RejectionSent}},
+		{President, OfferSent, []Status{AcceptedOffer, DeclinedOffer}},
+		{President, AcceptedOffer, []Status{}},
+		{President, DeclinedOffer, []Status{}},
+	} {
+		got := AllowedMoves(c.role, c.from)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s from %s: %v, want %v", c.role, c.from, got, c.want)
+		}
+		// Every status offered is one CanMove allows, and every other is not.
+		for _, to := range Statuses() {
+			if ok := CanMove(c.role, c.from, to) == nil && to != c.from; ok != slices.Contains(got, to) {
+				t.Errorf("%s from %s to %s: offered %v, CanMove %v", c.role, c.from, to, !ok, ok)
+			}
+		}
+		if c.role == VP {
+			for _, s := range got {
+				if !slices.Contains(review, s) {
+					t.Errorf("VP offered %s", s)
+				}
+			}
+		}
+	}
+}

@@ -247,18 +247,22 @@ func TestReviewListScope(t *testing.T) {
 	r := newRound(t)
 	ctx := context.Background()
 	for _, c := range []struct {
-		scope hiring.Scope
-		want  []uuid.UUID
+		scope   hiring.Scope
+		role    hiring.Role
+		want    []uuid.UUID
+		allowed []hiring.Status
 	}{
-		{hiring.Scope{Subteam: "Design"}, []uuid.UUID{r.selDesign}},
-		{hiring.Scope{Subteam: "Ops"}, nil},
-		{hiring.Scope{All: true}, []uuid.UUID{r.selDesign, r.selTech}},
+		{hiring.Scope{Subteam: "Design"}, hiring.VP, []uuid.UUID{r.selDesign},
+			[]hiring.Status{hiring.Interviewing, hiring.Wanted, hiring.NotWanted}},
+		{hiring.Scope{Subteam: "Ops"}, hiring.VP, nil, nil},
+		{hiring.Scope{All: true}, hiring.President, []uuid.UUID{r.selDesign, r.selTech},
+			[]hiring.Status{hiring.Interviewing, hiring.Wanted, hiring.NotWanted, hiring.RejectionSent}},
 	} {
 		f := hiring.ReviewFilter{Limit: 25}
 		if fields := f.Validate(); len(fields) != 0 {
 			t.Fatal(fields)
 		}
-		items, total, err := hiring.ReviewList(ctx, r.store.Queries, c.scope, f)
+		items, total, err := hiring.ReviewList(ctx, r.store.Queries, c.scope, c.role, f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,6 +271,10 @@ func TestReviewListScope(t *testing.T) {
 			got = append(got, it.SelectionID)
 			if len(it.Answers) != 2 || it.Answers[0].QuestionID != "q1_answer" || it.Applicant.Email != r.applicantEmail {
 				t.Errorf("item %+v", it)
+			}
+			// Every selection is in review: the moves are the role's.
+			if !slices.Equal(it.AllowedStatuses, c.allowed) {
+				t.Errorf("%s: allowed %v, want %v", c.role, it.AllowedStatuses, c.allowed)
 			}
 		}
 		if !sameIDs(got, c.want) || total != int64(len(c.want)) {

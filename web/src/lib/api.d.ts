@@ -1914,6 +1914,12 @@ export interface components {
             updated_at: string;
         };
         ReviewSelection: {
+            /**
+             * @description The statuses the caller may move this selection to (the status rules for the
+             *     caller's role: a VP is offered only the four review statuses), the current one
+             *     left out; empty when the status is final for the caller.
+             */
+            allowed_statuses: components["schemas"]["SelectionStatus"][];
             /** Format: uuid */
             selection_id: string;
             /** Format: uuid */
