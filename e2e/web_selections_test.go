@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
 	"hackdesk/app"
+	"hackdesk/testenv"
 	"hackdesk/testenv/browser"
 )
 
@@ -204,5 +206,145 @@ func TestWebSelections(t *testing.T) {
 		}
 		q.Axe()
 		shot("list")
+	})
+}
+
+// selBankQuestion is a question of GET /api/applications/review/questions.
+type selBankQuestion struct {
+	ID          uuid.UUID   `json:"id"`
+	Prompt      string      `json:"prompt"`
+	PositionIDs []uuid.UUID `json:"position_ids"`
+	Editable    bool        `json:"editable"`
+}
+
+func selBankQuestionBy(t *testing.T, c *client, prompt string) (selBankQuestion, bool) {
+	t.Helper()
+	var out struct {
+		Questions []selBankQuestion `json:"questions"`
+	}
+	c.expect(http.StatusOK, "GET", "/api/applications/review/questions", nil).JSON(t, &out)
+	for _, q := range out.Questions {
+		if q.Prompt == prompt {
+			return q, true
+		}
+	}
+	return selBankQuestion{}, false
+}
+
+// A Design VP adds a question for their position in the form (the empty
+// form first says what is missing; another subteam's position is not
+// offered); an applicant who chose that position meets it on /apply, in
+// the Application Questions step, labelled by its prompt. The general
+// question is read only to the VP, with the reason; deleting an answered
+// question says beforehand that it archives, and afterwards that it did.
+// axe-core finds nothing on each state.
+func TestWebQuestions(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
+	a, anon, site := webApp(t)
+	r := newSelRound(t, a, anon)
+	const general = "What would you like to learn this year?"
+	r.super.expect(http.StatusCreated, "POST", "/api/applications/review/questions", map[string]any{"prompt": general, "type": "textarea"})
+
+	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
+		vpEmail, appEmail := "vpq-"+vp.Name+"@example.com", "appq-"+vp.Name+"@example.com"
+		vpDesign, _ := r.exec(t, vpEmail, "VP", "Design")
+		prompt := "Which design tool do you reach for first (" + vp.Name + ")?"
+		answered := "Show us a poster you made (" + vp.Name + ")"
+
+		// The applicant's draft chooses the Design Lead position, and has
+		// answered a Designer question already.
+		applicant := account(t, a, appEmail, "Appl "+vp.Name, "member")
+		appID := seedApplication(t, a, applicant, "draft")
+		as(t, a, anon, applicant).expect(http.StatusOK, "PATCH", "/api/applications", map[string]any{"position_ids": []uuid.UUID{r.designLead}})
+		var made struct {
+			Question selBankQuestion `json:"question"`
+		}
+		vpDesign.expect(http.StatusCreated, "POST", "/api/applications/review/questions",
+			map[string]any{"prompt": answered, "type": "text", "position_ids": []uuid.UUID{r.designer}}).JSON(t, &made)
+		if _, err := a.Store.Pool().Exec(context.Background(), `INSERT INTO application_answers (application_id, question_id, answer)
+			VALUES ($1, $2, 'A poster for the hackathon.')`, appID, made.Question.ID); err != nil {
+			t.Fatal(err)
+		}
+
+		p := browser.Open(t, site, vp)
+		shot := shooter(p, "questions", vp)
+		webSignIn(t, p, vpEmail, "password-"+vpEmail, "/")
+		p.Visit("/applications/questions")
+		p.WaitFor("article", general)
+		if got := p.Heading(1); got != "Question bank" {
+			t.Errorf("the h1 is %q", got)
+		}
+		gen := p.Within("article", general)
+		gen.WaitText("Read only: Only a President can edit general questions.")
+		if gen.Exists("button", "Edit question") || gen.Exists("button", "Delete question") {
+			t.Error("the VP may change the general question")
+		}
+		p.Axe()
+		shot("list")
+
+		// Add a question: the empty form says what is missing first.
+		p.Click("button", "Add a question")
+		form := p.Within("dialog", "Add a question")
+		form.WaitFor("textbox", "Question")
+		if form.Exists("checkbox", "Developer (Tech)") {
+			t.Error("the VP is offered another subteam's position")
+		}
+		form.Click("button", "Add question")
+		form.WaitFor("link", "Enter the question")
+		p.Axe()
+		shot("form-errors")
+		form.Fill("Question", prompt)
+		form.Fill("Character limit (optional)", "280")
+		form.Check("Applicants must answer this question")
+		form.Check("Design Lead (Design)")
+		form.Click("button", "Add question")
+		p.WaitFor("article", prompt)
+		q, ok := selBankQuestionBy(t, vpDesign, prompt)
+		if !ok || !q.Editable || len(q.PositionIDs) != 1 || q.PositionIDs[0] != r.designLead {
+			t.Fatalf("the question was stored as %+v (found %v)", q, ok)
+		}
+		p.Axe()
+		shot("added")
+
+		// Deleting the answered question says it archives.
+		p.Within("article", answered).Click("button", "Delete question")
+		confirm := p.Within("dialog", "Delete this question?")
+		confirm.WaitText("If anyone has answered it, it is archived instead of deleted")
+		p.Axe()
+		shot("confirm")
+		confirm.Click("button", "Delete question")
+		p.WaitText("Archived \u201c" + answered + "\u201d: it had answers, which keep their text and prompt.")
+		p.WaitGone("article", answered)
+		var archived bool
+		if err := a.Store.Pool().QueryRow(context.Background(), `SELECT archived_at IS NOT NULL FROM questions WHERE id = $1`,
+			made.Question.ID).Scan(&archived); err != nil || !archived {
+			t.Errorf("the answered question is not archived (%v)", err)
+		}
+		p.Axe()
+		shot("archived")
+
+		// The applicant meets the new question on /apply, by its prompt.
+		ap := browser.Open(t, site, vp)
+		webSignIn(t, ap, appEmail, "password-"+appEmail, "/")
+		ap.Visit("/apply")
+		ap.WaitFor("heading", "Your Info")
+		for range 12 {
+			if ap.Exists("textbox", prompt) {
+				break
+			}
+			before := ap.Text("main", "")
+			ap.Click("button", "Next")
+			testenv.Eventually(t, 10*time.Second, func() (bool, string) {
+				return ap.Text("main", "") != before || ap.Exists("textbox", prompt), "the next page of the form"
+			})
+		}
+		ap.WaitFor("textbox", prompt)
+		if !ap.HasText("Application Questions") {
+			t.Error("the question is not in the Application Questions step")
+		}
+		if ap.Exists("textbox", answered) {
+			t.Error("the archived question is still asked")
+		}
 	})
 }
