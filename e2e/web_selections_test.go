@@ -307,6 +307,17 @@ func TestWebQuestions(t *testing.T) {
 		p.Axe()
 		shot("added")
 
+		// Edit it: a limit the rules refuse is said before anything is sent.
+		p.Within("article", prompt).Click("button", "Edit question")
+		edit := p.Within("dialog", "Edit the question")
+		edit.Fill("Character limit (optional)", "20000")
+		edit.Click("button", "Save changes")
+		edit.WaitFor("link", "Enter a number from 1 to 10000")
+		edit.Fill("Character limit (optional)", "300")
+		edit.Click("button", "Save changes")
+		p.WaitGone("dialog", "Edit the question")
+		p.Within("article", prompt).WaitText("Character limit 300")
+
 		// Deleting the answered question says it archives.
 		p.Within("article", answered).Click("button", "Delete question")
 		confirm := p.Within("dialog", "Delete this question?")
