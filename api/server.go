@@ -20,6 +20,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/idempotency"
+	"hackdesk/metrics"
 	"hackdesk/ratelimit"
 	"hackdesk/receipts"
 	"hackdesk/signing"
@@ -57,6 +58,9 @@ type Deps struct {
 	// nil means the directory Config.WebDir (WEB_DIR) when set, read on
 	// every request, else the build embedded in the binary.
 	Web fs.FS
+	// Metrics counts requests (by route pattern), rate-limit refusals and
+	// webhook outcomes; nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // Server serves the API.
@@ -95,6 +99,7 @@ type Server struct {
 	web       *web.Files
 	pageRoute map[string]bool
 	webCSP    string
+	metrics   *metrics.Metrics
 }
 
 // New builds the router.
@@ -111,6 +116,7 @@ func New(d Deps) *Server {
 		codehost:  d.CodeHost,
 		pageRoute: map[string]bool{},
 		webCSP:    newWebCSP(d.Config),
+		metrics:   d.Metrics,
 	}
 	if s.auth == nil {
 		s.auth = sessionAuth{store: d.Store}
@@ -122,7 +128,7 @@ func New(d Deps) *Server {
 	if d.Limits != nil {
 		limits = *d.Limits
 	}
-	s.limits = ratelimit.New(limits, d.Store, d.Logger)
+	s.limits = ratelimit.NewCounted(limits, d.Store, d.Logger, d.Metrics)
 	if s.log == nil {
 		s.log = slog.Default()
 	}
@@ -133,6 +139,9 @@ func New(d Deps) *Server {
 	s.web = s.webBuild(d)
 	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
+	if d.Metrics != nil {
+		r.Use(d.Metrics.HTTP) // first: it times and counts every answer
+	}
 	// The edge, in order: the server's logger in the request's context
 	// (for writeError), the request id (kept from the client only when
 	// safe), the headers every answer carries, the client address (from

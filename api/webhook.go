@@ -43,7 +43,9 @@ var (
 // admin); the transaction, claimed once per shop (another copy: duplicate);
 // then ReceiptProcessing through the outbox and 200. A replay answers as
 // the first delivery did and changes nothing.
-func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) error {
+func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) (err error) {
+	var stored membership.Stored
+	defer func() { s.metrics.Webhook("membership", webhookOutcome(stored, err)) }()
 	if s.cfg.WebhookSigningKey == "" || s.dkimLookup == nil {
 		return errWebhookOff
 	}
@@ -69,7 +71,6 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) error
 	s.tokenSweep.Maybe(time.Minute, s.log, "expired webhook tokens", func(ctx context.Context) (int64, error) {
 		return membership.PruneTokens(ctx, s.store.Queries, time.Now())
 	})
-	var stored membership.Stored
 	err = s.store.InTx(ctx, func(q *db.Queries) (err error) {
 		stored, err = membership.Intake(ctx, q, form.Get("token"), raw)
 		return err

@@ -24,6 +24,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/mail"
+	"hackdesk/metrics"
 	"hackdesk/outbox"
 	"hackdesk/storage"
 	"hackdesk/worker"
@@ -40,6 +41,10 @@ type App struct {
 	// CodeHost is the code host Foundry launches on; nil without
 	// GITHUB_TOKEN (the Foundry routes then answer 503).
 	CodeHost *codehost.Client
+	// Metrics is the process's Prometheus registry and instruments,
+	// served on METRICS_ADDR; nil when that is unset (nothing counted).
+	Metrics *metrics.Metrics
+	metrics appMetrics
 
 	worker sdkworker.Worker
 	// broadcastWorker serves the broadcast task queue, rate limited.
@@ -61,6 +66,10 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		return nil, err
 	}
 	a := &App{Config: cfg, Log: logger, Store: store}
+	if err := a.openMetrics(); err != nil {
+		a.Close()
+		return nil, err
+	}
 	conn, creds, err := temporalTLS(cfg)
 	if err != nil {
 		a.Close()
@@ -72,6 +81,7 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		Logger:            sdklog.NewStructuredLogger(logger.With("component", "temporal")),
 		ConnectionOptions: conn,
 		Credentials:       creds,
+		MetricsHandler:    a.metrics.temporal,
 	})
 	if err != nil {
 		a.Close()
@@ -83,6 +93,7 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		a.Close()
 		return nil, err
 	}
+	a.Mailer = a.Metrics.CountEmails(a.Mailer, cfg.MailDriver)
 	if cfg.CodeHostConfigured() {
 		a.CodeHost, err = codehost.New(codehost.Config{Token: cfg.GitHubToken, Org: cfg.GitHubOrg,
 			APIURL: cfg.GitHubAPIURL, SetupWorkflow: cfg.FoundrySetupWorkflow})
@@ -151,7 +162,7 @@ func (a *App) StartDispatcher() {
 	ctx, cancel := context.WithCancel(context.Background())
 	a.stopDispatch, a.dispatched = cancel, make(chan struct{})
 	d := &outbox.Dispatcher{Store: a.Store, Temporal: a.Temporal, TaskQueue: a.Config.TaskQueue,
-		Log: a.Log.With("component", "outbox")}
+		Log: a.Log.With("component", "outbox"), Metrics: a.Metrics}
 	go func() {
 		defer close(a.dispatched)
 		d.Run(ctx)
@@ -161,7 +172,7 @@ func (a *App) StartDispatcher() {
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
 	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log,
-		CodeHost: a.CodeHost})
+		CodeHost: a.CodeHost, Metrics: a.Metrics})
 }
 
 // DefaultReadTimeout bounds reading a request when config.ReadTimeout is
@@ -246,6 +257,7 @@ func (a *App) Close() {
 	if a.Temporal != nil {
 		a.Temporal.Close()
 	}
+	a.closeMetrics()
 	if a.Store != nil {
 		a.Store.Close()
 	}

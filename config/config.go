@@ -4,6 +4,7 @@ package config
 
 import (
 	"fmt"
+	"net"
 	"net/netip"
 	"net/url"
 	"os"
@@ -109,6 +110,11 @@ type Config struct {
 	// and 2 minutes); tests shorten them.
 	ReadTimeout   time.Duration
 	UploadTimeout time.Duration
+
+	// MetricsAddr is where GET /metrics (Prometheus) is served, on a
+	// listener of its own; empty: no metrics are kept. `hackdesk dev`
+	// defaults it to 127.0.0.1:9090.
+	MetricsAddr string
 }
 
 // Defaults returns a Config holding the default of every setting that has
@@ -174,6 +180,7 @@ func FromEnv() Config {
 	str("SIGNING_KEY", &c.SigningKey)
 	str("WEBHOOK_SIGNING_KEY", &c.WebhookSigningKey)
 	str("DKIM_TXT_FILE", &c.DKIMTXTFile)
+	str("METRICS_ADDR", &c.MetricsAddr)
 	if v := os.Getenv("MEMBERSHIP_DUES_CENTS"); v != "" {
 		c.MembershipDuesCents = -1 // reported by Validate
 		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
@@ -291,6 +298,9 @@ func (c Config) Validate(role Role) error {
 	if _, err := ParseTrustedProxies(c.TrustedProxies); err != nil {
 		return err
 	}
+	if err := CheckMetricsAddr(c.MetricsAddr); err != nil {
+		return err
+	}
 	if c.GitHubToken != "" {
 		if err := need("GITHUB_ORG", c.GitHubOrg); err != nil {
 			return err
@@ -389,4 +399,23 @@ func (c Config) RunURL(workflowID, runID string) string {
 		return base + "?query=" + url.QueryEscape("WorkflowId=\""+workflowID+"\"")
 	}
 	return base + "/" + url.PathEscape(workflowID) + "/" + url.PathEscape(runID) + "/history"
+}
+
+// CheckMetricsAddr refuses a METRICS_ADDR that is set but not host:port
+// (":9090" and "127.0.0.1:0" are fine).
+func CheckMetricsAddr(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err == nil {
+		var n int
+		if n, err = strconv.Atoi(port); err == nil && (n < 0 || n > 65535) {
+			err = fmt.Errorf("port out of range")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("METRICS_ADDR must be host:port, e.g. 127.0.0.1:9090 (got %q)", addr)
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/db"
+	"hackdesk/metrics"
 	"hackdesk/workflows"
 )
 
@@ -48,6 +49,8 @@ type Dispatcher struct {
 	// NoListen makes the dispatcher rely on the sweep alone
 	// (tests of a lost notification).
 	NoListen bool
+	// Metrics counts start attempts and failures; nil counts nothing.
+	Metrics *metrics.Metrics
 }
 
 // Run dispatches until ctx ends: at once, on every notification and every
@@ -204,6 +207,7 @@ func (d *Dispatcher) startAll(ctx context.Context, rows []db.WorkflowStart) []ou
 			sctx, cancel := context.WithTimeout(ctx, startTimeout)
 			defer cancel()
 			run, err := Start(sctx, d.Temporal, d.TaskQueue, requestOf(row))
+			d.Metrics.OutboxAttempt(row.Type, err == nil)
 			if err == nil {
 				out[i].runID = run.GetRunID()
 			}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"hackdesk/db"
+	"hackdesk/metrics"
 	"hackdesk/sweep"
 )
 
@@ -67,15 +68,22 @@ type Limiters struct {
 // New counts l (a zero Limit takes its default) in store. A nil log is
 // slog.Default().
 func New(l Limits, store *db.Store, log *slog.Logger) Limiters {
+	return NewCounted(l, store, log, nil)
+}
+
+// NewCounted is New, with every refusal also counted in m under the
+// limiter's name (a nil m counts nothing).
+func NewCounted(l Limits, store *db.Store, log *slog.Logger, m *metrics.Metrics) Limiters {
 	if log == nil {
 		log = slog.Default()
 	}
-	c := &counters{store: store, log: log}
+	c := &counters{store: store, log: log, metrics: m}
 	d := Defaults
 	pick := func(name string, v, def Limit) *Limiter {
 		if v.Requests <= 0 || v.Window <= 0 {
 			v = def
 		}
+		m.RateLimiter(name)
 		return &Limiter{name: name, limit: v, c: c}
 	}
 	return Limiters{
@@ -93,9 +101,10 @@ func New(l Limits, store *db.Store, log *slog.Logger) Limiters {
 // counters reach the shared counter table and sweep its expired rows now
 // and then.
 type counters struct {
-	store *db.Store
-	log   *slog.Logger
-	sweep sweep.Sweeper
+	store   *db.Store
+	log     *slog.Logger
+	sweep   sweep.Sweeper
+	metrics *metrics.Metrics // counts refusals; nil counts nothing
 }
 
 // counterTimeout bounds a counter look-up or write made without the
@@ -146,6 +155,7 @@ func (l *Limiter) Take(ctx context.Context, key string) (bool, error) {
 		Key: l.key(key), WindowSeconds: l.seconds(), MaxCount: int32(l.limit.Requests)})
 	switch {
 	case errors.Is(err, db.ErrNotFound): // nothing counted: at the limit
+		l.c.metrics.RateLimitRefused(l.name)
 		return false, nil
 	case err != nil:
 		return false, l.failed(err)
@@ -165,7 +175,11 @@ func (l *Limiter) Full(key string) (bool, error) {
 	if err != nil {
 		return false, l.failed(err)
 	}
-	return int(rate+0.5) >= l.limit.Requests, nil
+	used := int(rate+0.5) >= l.limit.Requests
+	if used {
+		l.c.metrics.RateLimitRefused(l.name)
+	}
+	return used, nil
 }
 
 // Fail counts one failure under key, even when ctx is cancelled. The

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -40,6 +41,7 @@ func runServe(ctx context.Context, stderr io.Writer) error {
 		return err
 	}
 	log.Info("API listening", "url", a.URL())
+	logMetrics(log, a)
 	return a.Wait(ctx)
 }
 
@@ -58,6 +60,7 @@ func runWorker(ctx context.Context, stderr io.Writer) error {
 		return err
 	}
 	log.Info("worker started", "task_queue", cfg.TaskQueue, "temporal", cfg.TemporalAddress)
+	logMetrics(log, a)
 	<-ctx.Done()
 	return nil
 }
@@ -116,6 +119,9 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if _, set := os.LookupEnv("LOG_FORMAT"); !set {
 		cfg.LogFormat = "text" // for a person reading a terminal; JSON elsewhere
 	}
+	if _, set := os.LookupEnv("METRICS_ADDR"); !set {
+		cfg.MetricsAddr = devMetricsAddr // METRICS_ADDR= (empty) turns metrics off
+	}
 	log := newLogger(cfg.LogFormat, stderr)
 
 	fmt.Fprintln(stdout, "hackdesk dev: starting PostgreSQL, Temporal and S3 (first start takes a little longer)...")
@@ -150,11 +156,31 @@ hackdesk dev is up
   Temporal UI  %s
   S3           %s   (bucket %s)
   Code host    %s
+  Metrics      %s
   Data         %s
 Press Ctrl-C to stop.
 
-`, d.URL(), d.URL(), d.URL(), uiURL, d.Config.S3Endpoint, d.Config.S3Bucket, d.CodeHostInUse(), *dataDir)
+`, d.URL(), d.URL(), d.URL(), uiURL, d.Config.S3Endpoint, d.Config.S3Bucket, d.CodeHostInUse(), metricsInUse(d.MetricsURL()), *dataDir)
 	return d.Wait(ctx)
+}
+
+// logMetrics says where /metrics is served, when METRICS_ADDR is set.
+func logMetrics(log *slog.Logger, a *app.App) {
+	if u := a.MetricsURL(); u != "" {
+		log.Info("metrics listening", "url", u)
+	}
+}
+
+// devMetricsAddr is where `hackdesk dev` serves /metrics unless
+// METRICS_ADDR says otherwise.
+const devMetricsAddr = "127.0.0.1:9090"
+
+// metricsInUse is the banner's metrics line.
+func metricsInUse(url string) string {
+	if url == "" {
+		return "(off: METRICS_ADDR is empty)"
+	}
+	return url
 }
 
 // devPostgresPort is where `hackdesk dev` runs its cluster by default.

@@ -1,0 +1,95 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"hackdesk/config"
+	"hackdesk/metrics"
+)
+
+// appMetrics is what an App keeps of its metrics: the listener serving
+// them and the Temporal SDK's reporter.
+type appMetrics struct {
+	server   *http.Server
+	ln       net.Listener
+	served   chan struct{}
+	temporal client.MetricsHandler
+	closer   io.Closer
+}
+
+// openMetrics builds the process's registry and serves GET /metrics on
+// METRICS_ADDR, when it is set; else a.Metrics stays nil and nothing is
+// counted. It runs before Temporal is dialled: the client (and the workers
+// built on it) report through the registry.
+func (a *App) openMetrics() error {
+	addr := a.Config.MetricsAddr
+	if addr == "" {
+		return nil
+	}
+	if err := config.CheckMetricsAddr(addr); err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("METRICS_ADDR: listen on %s: %w", addr, err)
+	}
+	m := metrics.New(a.Log.With("component", "metrics"))
+	m.WatchStore(a.Store)
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", m.Handler())
+	a.Metrics = m
+	a.metrics.ln = ln
+	a.metrics.temporal, a.metrics.closer = m.TemporalHandler()
+	a.metrics.server = &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		WriteTimeout:      time.Minute,
+		ErrorLog:          slog.NewLogLogger(a.Log.Handler(), slog.LevelWarn),
+	}
+	a.metrics.served = make(chan struct{})
+	go func() {
+		defer close(a.metrics.served)
+		_ = a.metrics.server.Serve(ln)
+	}()
+	return nil
+}
+
+// MetricsAddr is the metrics listener's bound address, or "" without
+// METRICS_ADDR.
+func (a *App) MetricsAddr() string {
+	if a.metrics.ln == nil {
+		return ""
+	}
+	return a.metrics.ln.Addr().String()
+}
+
+// MetricsURL is the metrics page's address, or "" without METRICS_ADDR.
+func (a *App) MetricsURL() string {
+	if a.metrics.ln == nil {
+		return ""
+	}
+	return "http://" + a.MetricsAddr() + "/metrics"
+}
+
+// closeMetrics stops the metrics listener and the Temporal SDK's
+// reporter (after the client is closed).
+func (a *App) closeMetrics() {
+	if a.metrics.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = a.metrics.server.Shutdown(ctx)
+		cancel()
+		<-a.metrics.served
+	}
+	if a.metrics.closer != nil {
+		_ = a.metrics.closer.Close()
+	}
+}
