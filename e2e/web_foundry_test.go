@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,17 @@ var foundryStepNames = map[string]string{
 	"grant_team":        "Give the team access",
 	"dispatch_setup":    "Start the setup run",
 	"setup_run":         "Setup run",
+}
+
+// runLinkName is the accessible name of the link to a setup run: the
+// run's repository path and number.
+func runLinkName(t *testing.T, runURL string) string {
+	t.Helper()
+	u, err := url.Parse(runURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Replace(strings.Trim(u.Path, "/"), "/actions/runs/", " run ", 1) + " (opens in a new tab)"
 }
 
 // An admin launches a FastAPI + PostgreSQL project through every step of
@@ -164,7 +176,7 @@ func TestWebFoundry(t *testing.T) {
 				t.Errorf("step %s: the API says %s, the page shows %q", s.Name, s.Status, text)
 			}
 		}
-		if got.RunURL == nil || !p.Exists("link", *got.RunURL+" (opens in a new tab)") {
+		if got.RunURL == nil || !p.Exists("link", runLinkName(t, *got.RunURL)) {
 			t.Errorf("the setup run's link (%v) is not shown", got.RunURL)
 		}
 		p.WaitFor("table", "Actions runs of the repository")
@@ -177,6 +189,40 @@ func TestWebFoundry(t *testing.T) {
 		}
 		p.Axe()
 		shot("project-succeeded")
+
+		// A failed launch shows why, and is launched again as a new project
+		// with the same options.
+		broken := uniqueName("broken-" + vp.Name)
+		testenv.FakeGitHub().FailStep(broken, "Configure database")
+		failed := launch(t, admin, map[string]any{"name": broken, "project_type": "express", "database": "mongodb",
+			"redis": false, "s3": true, "team_slug": "hackathon-tech", "private": false})
+		waitProject(t, admin, failed.ProjectID)
+		p.Visit("/nexus/projects/" + failed.ProjectID.String())
+		heading(broken)
+		p.WaitText("The launch stopped.")
+		if text := p.Text("listitem", "Setup run"); !strings.Contains(text, "Failed") || !strings.Contains(text, "What went wrong") ||
+			!strings.Contains(text, "Configure database") {
+			t.Errorf("the failed step shows %q", text)
+		}
+		p.Axe()
+		shot("project-failed")
+		p.Click("button", "Launch again")
+		testenv.Eventually(t, 10*time.Second, func() (bool, string) {
+			u := p.URL()
+			return strings.HasPrefix(u, "/nexus/projects/") && u != "/nexus/projects/"+failed.ProjectID.String(), "a new project's page, not " + u
+		})
+		heading(broken)
+		again, err := uuid.Parse(strings.TrimPrefix(p.URL(), "/nexus/projects/"))
+		if err != nil {
+			t.Fatalf("landed on %s", p.URL())
+		}
+		var second foundryProject
+		admin.expect(http.StatusOK, "GET", "/api/codehost/projects/"+again.String(), nil).JSON(t, &second)
+		if second.Name != broken || second.Options.ProjectType != "express" || second.Options.Database != "mongodb" || second.Options.Redis ||
+			!second.Options.S3 || second.Options.TeamSlug != "hackathon-tech" || second.Options.Private {
+			t.Errorf("launched again as %+v", second)
+		}
+		waitProject(t, admin, again)
 
 		// The history lists it.
 		p.Click("link", "All projects")

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changes, fingerprint, listQuery, maxDelay, maxErrorDelay, nextDelay, parseList, route } from './state';
+import { changes, fingerprint, linkText, listQuery, maxDelay, maxErrorDelay, nextDelay, parseList, route } from './state';
 
 const step = (name: string, status: string) => ({ name, status, started_at: null, finished_at: null, detail: '' });
 const project = (status: string, ...steps: ReturnType<typeof step>[]) => ({ status, steps, run_url: null, repository_url: null });
@@ -63,5 +63,15 @@ describe('changes', () => {
     const a = project('running', step('create_repository', 'running'));
     expect(fingerprint(a)).toBe(fingerprint(project('running', step('create_repository', 'running'))));
     expect(fingerprint(a)).not.toBe(fingerprint(project('running', step('create_repository', 'succeeded'))));
+  });
+});
+
+describe('linkText', () => {
+  it('drops the host and names a run', () => {
+    expect(linkText('https://github.com/club/site')).toBe('club/site');
+    expect(linkText('https://github.com/club/site/actions/runs/42')).toBe('club/site run 42');
+    expect(linkText('http://127.0.0.1:3000/club/site/')).toBe('club/site');
+    expect(linkText('not a url')).toBe('not a url');
+    expect(linkText('https://github.com/')).toBe('https://github.com/');
   });
 });

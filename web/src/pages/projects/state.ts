@@ -68,3 +68,17 @@ export function changes(prev: ProjectLike | null, next: ProjectLike): Change[] {
   if (prev.status !== next.status && next.status !== 'running') out.push({ kind: 'project', status: next.status });
   return out;
 }
+
+// linkText is a code host address as a reader scans it: the path without
+// the host ("org/name"), a run as "org/name run 123".
+export function linkText(url: string): string {
+  let path: string;
+  try {
+    path = new URL(url).pathname.replace(/^\/+|\/+$/g, '');
+  } catch {
+    return url;
+  }
+  if (!path) return url;
+  const run = /^(.+)\/actions\/runs\/(\d+)$/.exec(path);
+  return run ? `${run[1]} run ${run[2]}` : path;
+}
