@@ -184,45 +184,14 @@ func TestWebFoundry(t *testing.T) {
 		if len(runs) != 2 || !strings.Contains(strings.Join(runs[1], " "), "success") {
 			t.Errorf("the runs table = %v", runs)
 		}
+		if said := p.Text("status", "Launch updates"); !strings.Contains(said, "The project has succeeded.") {
+			t.Errorf("the live region said %q at the end", said)
+		}
 		if p.HasText("This page follows the launch") {
 			t.Error("the page still says it refreshes after the launch ended")
 		}
 		p.Axe()
 		shot("project-succeeded")
-
-		// A failed launch shows why, and is launched again as a new project
-		// with the same options.
-		broken := uniqueName("broken-" + vp.Name)
-		testenv.FakeGitHub().FailStep(broken, "Configure database")
-		failed := launch(t, admin, map[string]any{"name": broken, "project_type": "express", "database": "mongodb",
-			"redis": false, "s3": true, "team_slug": "hackathon-tech", "private": false})
-		waitProject(t, admin, failed.ProjectID)
-		p.Visit("/nexus/projects/" + failed.ProjectID.String())
-		heading(broken)
-		p.WaitText("The launch stopped.")
-		if text := p.Text("listitem", "Setup run"); !strings.Contains(text, "Failed") || !strings.Contains(text, "What went wrong") ||
-			!strings.Contains(text, "Configure database") {
-			t.Errorf("the failed step shows %q", text)
-		}
-		p.Axe()
-		shot("project-failed")
-		p.Click("button", "Launch again")
-		testenv.Eventually(t, 10*time.Second, func() (bool, string) {
-			u := p.URL()
-			return strings.HasPrefix(u, "/nexus/projects/") && u != "/nexus/projects/"+failed.ProjectID.String(), "a new project's page, not " + u
-		})
-		heading(broken)
-		again, err := uuid.Parse(strings.TrimPrefix(p.URL(), "/nexus/projects/"))
-		if err != nil {
-			t.Fatalf("landed on %s", p.URL())
-		}
-		var second foundryProject
-		admin.expect(http.StatusOK, "GET", "/api/codehost/projects/"+again.String(), nil).JSON(t, &second)
-		if second.Name != broken || second.Options.ProjectType != "express" || second.Options.Database != "mongodb" || second.Options.Redis ||
-			!second.Options.S3 || second.Options.TeamSlug != "hackathon-tech" || second.Options.Private {
-			t.Errorf("launched again as %+v", second)
-		}
-		waitProject(t, admin, again)
 
 		// The history lists it.
 		p.Click("link", "All projects")
@@ -274,5 +243,67 @@ func TestWebFoundry(t *testing.T) {
 		testenv.Eventually(t, 5*time.Second, func() (bool, string) {
 			return !p.Exists("heading", "What type of project is it?"), "the member to be kept out of Foundry"
 		})
+	})
+}
+
+// A failed launch's page says which step failed and why, and "Launch
+// again" starts a new project with the same name and options (the failed
+// one keeps its history). axe-core finds nothing on the failed state.
+func TestWebProjectsFailed(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
+	a, anon, site := webApp(t)
+
+	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
+		email := "fixer+" + vp.Name + "@x.test"
+		admin, _ := decAccount(t, a, anon, email, "admin")
+		p := browser.Open(t, site, vp)
+		shot := func(state string) {
+			if dir := os.Getenv("WEB_SHOTS"); dir != "" {
+				p.Screenshot(filepath.Join(dir, "projects-"+state+"-"+vp.Name+".png"))
+			}
+		}
+		heading := func(h1 string) {
+			t.Helper()
+			p.WaitFor("heading", h1)
+			if got := p.Heading(1); got != h1 {
+				t.Fatalf("the h1 is %q, want %q", got, h1)
+			}
+		}
+		webSignIn(t, p, email, "password-"+email, "/")
+
+		// A failed launch shows why, and is launched again as a new project
+		// with the same options.
+		broken := uniqueName("broken-" + vp.Name)
+		testenv.FakeGitHub().FailStep(broken, "Configure database")
+		failed := launch(t, admin, map[string]any{"name": broken, "project_type": "express", "database": "mongodb",
+			"redis": false, "s3": true, "team_slug": "hackathon-tech", "private": false})
+		waitProject(t, admin, failed.ProjectID)
+		p.Visit("/nexus/projects/" + failed.ProjectID.String())
+		heading(broken)
+		p.WaitText("The launch stopped.")
+		if text := p.Text("listitem", "Setup run"); !strings.Contains(text, "Failed") || !strings.Contains(text, "What went wrong") ||
+			!strings.Contains(text, "Configure database") {
+			t.Errorf("the failed step shows %q", text)
+		}
+		p.Axe()
+		shot("project-failed")
+		p.Click("button", "Launch again")
+		testenv.Eventually(t, 10*time.Second, func() (bool, string) {
+			u := p.URL()
+			return strings.HasPrefix(u, "/nexus/projects/") && u != "/nexus/projects/"+failed.ProjectID.String(), "a new project's page, not " + u
+		})
+		heading(broken)
+		again, err := uuid.Parse(strings.TrimPrefix(p.URL(), "/nexus/projects/"))
+		if err != nil {
+			t.Fatalf("landed on %s", p.URL())
+		}
+		var second foundryProject
+		admin.expect(http.StatusOK, "GET", "/api/codehost/projects/"+again.String(), nil).JSON(t, &second)
+		if second.Name != broken || second.Options.ProjectType != "express" || second.Options.Database != "mongodb" || second.Options.Redis ||
+			!second.Options.S3 || second.Options.TeamSlug != "hackathon-tech" || second.Options.Private {
+			t.Errorf("launched again as %+v", second)
+		}
+		waitProject(t, admin, again)
 	})
 }

@@ -76,6 +76,8 @@ export const projects = {
     failedLede: 'The launch stopped. The step that failed says why; fix the cause and launch it again as a new project with the same options.',
     succeededLede: 'The repository is ready and its setup run has finished.',
     runningLede: 'Launching: each step is shown as it happens.',
+    updates: 'Launch updates',
+    againTitle: 'Try it again',
     again: 'Launch again',
     againHint: 'Starts a new project with the same name and options.',
     againTaken: (name: string) => `A project named ${name} is running or has been launched already, so it cannot be launched again under this name. Launch it from Foundry with another name.`,
