@@ -307,3 +307,39 @@ func TestWebProjectsFailed(t *testing.T) {
 		waitProject(t, admin, again)
 	})
 }
+
+// A server without a code host (no GITHUB_TOKEN) answers Foundry's routes
+// with 503 "Code host not configured": the generator and the history say
+// so in words, with what to set, instead of a generic failure.
+func TestWebFoundryUnconfigured(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
+	browser.Available(t)
+	cfg := testenv.Config(t)
+	cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = "", "", ""
+	a := testenv.App(t, cfg)
+	anon := &client{t: t, base: a.URL()}
+	site := browser.Site{URL: cfg.PublicURL, Addr: a.Addr()}
+
+	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
+		email := "lone+" + vp.Name + "@x.test"
+		decAccount(t, a, anon, email, "admin")
+		p := browser.Open(t, site, vp)
+		for _, u := range []string{"templates", "teams", "projects?page=1&page_size=50", "projects?page=1&page_size=25"} {
+			p.AllowConsoleError("status of 503 (Service Unavailable) (http://hackdesk.test/api/codehost/" + u + ")")
+		}
+		webSignIn(t, p, email, "password-"+email, "/")
+		for _, path := range []string{"/nexus/foundry", "/nexus/projects"} {
+			p.Visit(path)
+			p.WaitText("Code host not configured")
+			p.WaitText("GITHUB_TOKEN")
+			if p.Exists("button", "Continue") {
+				t.Errorf("%s offers to go on without a code host", path)
+			}
+			p.Axe()
+			if dir := os.Getenv("WEB_SHOTS"); dir != "" {
+				p.Screenshot(filepath.Join(dir, "unconfigured"+strings.ReplaceAll(path, "/", "-")+"-"+vp.Name+".png"))
+			}
+		}
+	})
+}
