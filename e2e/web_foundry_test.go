@@ -121,6 +121,13 @@ func TestWebFoundry(t *testing.T) {
 		heading("Name the repository")
 		p.Fill("Repository name", "club api")
 		p.WaitText("Repository name must only include letters, digits, full stops (.), hyphens (-) and underscores (_), up to 100 characters")
+		// The message as typed leaves the focus and every key in the field.
+		if got := p.Value("Repository name"); got != "club api" {
+			t.Errorf("typed %q, the field holds %q", "club api", got)
+		}
+		if p.Exists("alert", "There is a problem") {
+			t.Error("an error summary appeared while typing")
+		}
 		p.Axe()
 		shot("name-error")
 		p.Fill("Repository name", name)
