@@ -152,6 +152,12 @@ func TestWebFoundry(t *testing.T) {
 		}
 		p.Axe()
 		shot("review")
+		// The step is in the URL and the answers are kept for the tab: a
+		// reload shows the same review.
+		p.Reload()
+		heading("Check your answers before launching")
+		p.WaitText(name)
+		p.WaitText("PostgreSQL (hosted)")
 		p.Click("link", "Change project type")
 		heading("What type of project is it?")
 		if !p.Checked("FastAPI") {
