@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/apperr"
@@ -57,6 +58,9 @@ type Deps struct {
 	// nil means the directory Config.WebDir (WEB_DIR) when set, read on
 	// every request, else the build embedded in the binary.
 	Web fs.FS
+	// Tracer traces each request (one span, named by its route); nil
+	// means tracing is off.
+	Tracer trace.TracerProvider
 }
 
 // Server serves the API.
@@ -70,6 +74,8 @@ type Server struct {
 	log      *slog.Logger
 	policies map[string]Policy
 	handler  http.Handler
+	// entry is handler, in a span per request when tracing is on.
+	entry    http.Handler
 	edge     edgeConfig
 	limits   ratelimit.Limiters
 	codehost *codehost.Client
@@ -133,6 +139,9 @@ func New(d Deps) *Server {
 	s.web = s.webBuild(d)
 	s.edge = newEdge(d.Config, s.log)
 	r := chi.NewRouter()
+	if d.Tracer != nil {
+		r.Use(routeSpanName)
+	}
 	// The edge, in order: the server's logger in the request's context
 	// (for writeError), the request id (kept from the client only when
 	// safe), the headers every answer carries, the client address (from
@@ -151,6 +160,7 @@ func New(d Deps) *Server {
 		s.markPage(p)
 	}
 	s.handler = r
+	s.entry = traced(d.Tracer, r)
 	return s
 }
 
@@ -178,7 +188,7 @@ func (s *Server) webBuild(d Deps) *web.Files {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.entry.ServeHTTP(w, r) }
 
 // Router returns the chi router, for tests that walk every route.
 func (s *Server) Router() chi.Routes { return s.handler.(chi.Routes) }

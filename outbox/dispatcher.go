@@ -11,6 +11,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/db"
+	"hackdesk/tracing"
 	"hackdesk/workflows"
 )
 
@@ -203,6 +204,9 @@ func (d *Dispatcher) startAll(ctx context.Context, rows []db.WorkflowStart) []ou
 			defer func() { <-sem; wg.Done() }()
 			sctx, cancel := context.WithTimeout(ctx, startTimeout)
 			defer cancel()
+			if row.TraceParent != nil { // the queuing request's trace
+				sctx = tracing.WithTraceParent(sctx, *row.TraceParent)
+			}
 			run, err := Start(sctx, d.Temporal, d.TaskQueue, requestOf(row))
 			if err == nil {
 				out[i].runID = run.GetRunID()
