@@ -26,7 +26,6 @@ import (
 	"hackdesk/signing"
 	"hackdesk/slots"
 	"hackdesk/storage"
-	"hackdesk/sweep"
 	"hackdesk/web"
 )
 
@@ -91,8 +90,6 @@ type Server struct {
 	// uploads bounds the uploads (resume, headshot) one account runs at
 	// once: each holds its file in memory while it is read.
 	uploads *slots.PerKey
-	// tokenSweep deletes expired webhook tokens now and then.
-	tokenSweep sweep.Sweeper
 	// idem runs the requests that carry an Idempotency-Key once.
 	idem *idempotency.Keys
 	// web serves the front end's files; pageRoute marks the routes of the

@@ -27,7 +27,7 @@ import (
 // /api/review/submit) through the whole HTTP stack, on two apps over one
 // seeded database: one without tracing and one tracing every request into
 // an in-process OTLP/HTTP collector (batched, as in production; the
-// collector reads and drops what it gets). The pair runs
+// collector reads and drops what it gets). After a warm-up, the pair runs
 // BENCH_ROUNDS times (default 5), alternating which goes first; quote
 // the medians of the rounds.
 func BenchmarkTracingOverhead(b *testing.B) {
@@ -111,6 +111,10 @@ func BenchmarkTracingOverhead(b *testing.B) {
 	if n, err := strconv.Atoi(os.Getenv("BENCH_ROUNDS")); err == nil && n > 0 {
 		rounds = n
 	}
+	// A first pass warms both apps (connections, caches) and is not
+	// counted.
+	b.Run("warmup/queue/tracing=off", queue(off))
+	b.Run("warmup/queue/tracing=on", queue(on))
 	for round := range rounds {
 		modes := []struct {
 			name string
