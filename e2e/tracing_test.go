@@ -3,11 +3,13 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
@@ -128,6 +130,23 @@ func TestTraceWebhookToEmail(t *testing.T) {
 		return len(missing) == 0, fmt.Sprintf("missing %v in the webhook's trace %v", missing, spanNames(spans))
 	})
 	t.Logf("trace %s: %d spans", post.SpanContext.TraceID(), len(spans))
+
+	// A route with a parameter is named by its pattern, never the path;
+	// a path no route matches by its method alone.
+	exp.Reset()
+	plain := &client{t: t, base: a.URL(), token: f.exec.token, offSpec: true}
+	missing := uuid.New()
+	plain.do("GET", "/api/admin/memberships/"+missing.String(), nil)
+	plain.do("GET", "/api/no-such-route/"+missing.String(), nil)
+	var names []string
+	for _, s := range exp.GetSpans() {
+		if s.SpanKind == trace.SpanKindServer {
+			names = append(names, s.Name)
+		}
+	}
+	if !slices.Equal(names, []string{"GET /api/admin/memberships/{id}", "GET"}) {
+		t.Fatalf("request spans %q, want the route pattern and the bare method", names)
+	}
 
 	// Secrets stay out of attributes: the customer's address, the
 	// webhook's token and signature.
