@@ -29,7 +29,9 @@ import (
 // an in-process OTLP/HTTP collector (batched, as in production; the
 // collector reads and drops what it gets). After a warm-up, the pair runs
 // BENCH_ROUNDS times (default 5), alternating which goes first; quote
-// the medians of the rounds.
+// the medians of the rounds. Allocations (B/op, allocs/op) are the whole
+// process's, client and server: on a busy machine they show the cost
+// more steadily than the times.
 func BenchmarkTracingOverhead(b *testing.B) {
 	ctx := context.Background()
 	cfg := testenv.Config(b)
@@ -79,6 +81,7 @@ func BenchmarkTracingOverhead(b *testing.B) {
 	}
 	queue := func(a *app.App) func(b *testing.B) {
 		return func(b *testing.B) {
+			b.ReportAllocs()
 			var i atomic.Int64
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
@@ -91,6 +94,7 @@ func BenchmarkTracingOverhead(b *testing.B) {
 	}
 	submit := func(a *app.App) func(b *testing.B) {
 		return func(b *testing.B) {
+			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
 					k := int(next.Add(1)) - 1

@@ -129,7 +129,14 @@ func TestTraceWebhookToEmail(t *testing.T) {
 		}
 		return len(missing) == 0, fmt.Sprintf("missing %v in the webhook's trace %v", missing, spanNames(spans))
 	})
-	t.Logf("trace %s: %d spans", post.SpanContext.TraceID(), len(spans))
+	t.Logf("trace %s: %d spans: %v", post.SpanContext.TraceID(), len(spans), spanNames(spans))
+	// Queries are traced only within a span: the dispatcher's polls make
+	// no traces of their own.
+	for _, s := range exp.GetSpans() {
+		if strings.Contains(s.InstrumentationScope.Name, "otelpgx") && !s.Parent.IsValid() {
+			t.Errorf("query span %s is a root", s.Name)
+		}
+	}
 
 	// A route with a parameter is named by its pattern, never the path;
 	// a path no route matches by its method alone.

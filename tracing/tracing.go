@@ -122,18 +122,66 @@ func (t temporalTracer) GetLogger(logger sdklog.Logger, ref interceptor.TracerSp
 	return sdklog.With(logger, "trace_id", s.SpanContext().TraceID().String(), "span_id", s.SpanContext().SpanID().String())
 }
 
-// PGXTracer traces every statement on tp: one span named by the query's
-// sqlc name (StatementName), with neither the SQL text nor its arguments
-// among the attributes.
+// PGXTracer traces the statements run within a span on tp (a request, an
+// activity): one span each, named by the query's sqlc name
+// (StatementName), with neither the SQL text nor its arguments among the
+// attributes. Statements outside any span (the outbox dispatcher's polls)
+// are not traced: each would be a trace of its own, every few seconds.
 func PGXTracer(tp trace.TracerProvider) pgx.QueryTracer {
-	return otelpgx.NewTracer(
+	return childOnly{otelpgx.NewTracer(
 		otelpgx.WithTracerProvider(tp),
 		otelpgx.WithMeterProvider(metricnoop.NewMeterProvider()),
 		otelpgx.WithSpanNameFunc(StatementName),
 		otelpgx.WithDisableSQLStatementInAttributes(),
 		otelpgx.WithDisableConnectionDetailsInAttributes(),
 		otelpgx.WithDisableAcquireTracer(),
-	)
+	)}
+}
+
+// childOnly passes statements with a span in their context to the pgx
+// tracer. The ends need no test: without a span started, the context's
+// span is the no-op one, and ending it does nothing.
+type childOnly struct{ t *otelpgx.Tracer }
+
+func inSpan(ctx context.Context) bool { return trace.SpanContextFromContext(ctx).IsValid() }
+
+func (c childOnly) TraceQueryStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryStartData) context.Context {
+	if !inSpan(ctx) {
+		return ctx
+	}
+	return c.t.TraceQueryStart(ctx, conn, data)
+}
+
+func (c childOnly) TraceQueryEnd(ctx context.Context, conn *pgx.Conn, data pgx.TraceQueryEndData) {
+	c.t.TraceQueryEnd(ctx, conn, data)
+}
+
+func (c childOnly) TraceBatchStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceBatchStartData) context.Context {
+	if !inSpan(ctx) {
+		return ctx
+	}
+	return c.t.TraceBatchStart(ctx, conn, data)
+}
+
+func (c childOnly) TraceBatchQuery(ctx context.Context, conn *pgx.Conn, data pgx.TraceBatchQueryData) {
+	if inSpan(ctx) {
+		c.t.TraceBatchQuery(ctx, conn, data)
+	}
+}
+
+func (c childOnly) TraceBatchEnd(ctx context.Context, conn *pgx.Conn, data pgx.TraceBatchEndData) {
+	c.t.TraceBatchEnd(ctx, conn, data)
+}
+
+func (c childOnly) TraceCopyFromStart(ctx context.Context, conn *pgx.Conn, data pgx.TraceCopyFromStartData) context.Context {
+	if !inSpan(ctx) {
+		return ctx
+	}
+	return c.t.TraceCopyFromStart(ctx, conn, data)
+}
+
+func (c childOnly) TraceCopyFromEnd(ctx context.Context, conn *pgx.Conn, data pgx.TraceCopyFromEndData) {
+	c.t.TraceCopyFromEnd(ctx, conn, data)
 }
 
 // sqlcName is sqlc's header of a generated query: "-- name: X :one".
