@@ -78,7 +78,10 @@ func TestTraceWebhookToEmail(t *testing.T) {
 	jane, _ := decAccount(t, f.a, f.anon, "jane@x.test", "member")
 	jane.expect(201, "POST", "/api/membership", nil)
 
-	raw := signedReceipt(t, receipttest.Sample{Email: "jane@x.test", TermName: f.term, TransactionID: "TX-TRACE1"})
+	// A transaction of this run's own: the Temporal server outlives a run
+	// (-count), and a receipt's workflow ID is its transaction's.
+	tx := "TX-TRACE-" + uuid.NewString()[:8]
+	raw := signedReceipt(t, receipttest.Sample{Email: "jane@x.test", TermName: f.term, TransactionID: tx})
 	form := webhookForm(raw)
 	exp.Reset() // the fixture's requests are other traces
 	if r := postReceipt(f.anon, form); r.Status != 200 {
@@ -97,7 +100,7 @@ func TestTraceWebhookToEmail(t *testing.T) {
 		t.Fatalf("webhook span kind %v parent %v, want a server root", post.SpanKind, post.Parent)
 	}
 	sent := sentEmail(t, a, "jane@x.test", membership.ConfirmationKind)
-	awaitRun(t, a, workflows.ReceiptProcessingID(receipttest.DevShopDomain, "TX-TRACE1"))
+	awaitRun(t, a, workflows.ReceiptProcessingID(receipttest.DevShopDomain, tx))
 	awaitRun(t, a, workflows.SendEmailID(sent.IdempotencyKey))
 
 	// Every step, in the webhook's trace. Spans are exported as they end;
