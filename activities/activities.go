@@ -77,6 +77,7 @@ type Set struct {
 	Headshot  *HeadshotActivities
 	Receipt   *ReceiptActivities
 	Broadcast *BroadcastActivities
+	Sweep     *SweepActivities
 }
 
 // NewSet builds every activity struct from d.
@@ -92,10 +93,11 @@ func NewSet(d Deps) Set {
 		Headshot:  &HeadshotActivities{Store: d.Store, Blob: d.Blob},
 		Receipt:   &ReceiptActivities{Store: d.Store, DuesCents: d.DuesCents},
 		Broadcast: &BroadcastActivities{Store: d.Store, Email: email, Unsubscribe: d.Unsubscribe, Rate: d.BroadcastRate},
+		Sweep:     &SweepActivities{Store: d.Store},
 	}
 }
 
 // All lists the structs for registration.
 func (s Set) All() []any {
-	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot, s.Receipt, s.Broadcast}
+	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot, s.Receipt, s.Broadcast, s.Sweep}
 }

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -79,4 +80,28 @@ func (a *TermActivities) TermWindowDates(ctx context.Context, termID uuid.UUID) 
 // it answers that count. Running it again rewrites the same row.
 func (a *TermActivities) RecordWindowClosed(ctx context.Context, in TermWindowCloseInput) (int, error) {
 	return onboarding.RecordClosed(ctx, a.Store.Queries, in)
+}
+
+// FutureWindowTerm is a term with a form window yet to close, as the term
+// reconciler starts its TermWindow workflow.
+type FutureWindowTerm struct {
+	TermID   uuid.UUID
+	TermName string
+	Windows  TermDates
+}
+
+// TermsWithFutureWindows lists the terms with a form window that closes
+// after now, oldest first (TermReconcile).
+func (a *TermActivities) TermsWithFutureWindows(ctx context.Context) ([]FutureWindowTerm, error) {
+	rows, err := a.Store.TermListFutureWindows(ctx, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FutureWindowTerm, 0, len(rows))
+	for _, t := range rows {
+		out = append(out, FutureWindowTerm{TermID: t.ID, TermName: t.Name, Windows: TermDates{
+			OnboardingOpensAt: t.OnboardingOpensAt, OnboardingClosesAt: t.OnboardingClosesAt,
+			ReturningOpensAt: t.ReturningOpensAt, ReturningClosesAt: t.ReturningClosesAt}})
+	}
+	return out, nil
 }

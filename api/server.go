@@ -13,6 +13,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/apperr"
@@ -26,7 +27,6 @@ import (
 	"hackdesk/signing"
 	"hackdesk/slots"
 	"hackdesk/storage"
-	"hackdesk/sweep"
 	"hackdesk/web"
 )
 
@@ -61,6 +61,9 @@ type Deps struct {
 	// Metrics counts requests (by route pattern), rate-limit refusals and
 	// webhook outcomes; nil counts nothing.
 	Metrics *metrics.Metrics
+	// Tracer traces each request (one span, named by its route); nil
+	// means tracing is off.
+	Tracer trace.TracerProvider
 }
 
 // Server serves the API.
@@ -74,6 +77,8 @@ type Server struct {
 	log      *slog.Logger
 	policies map[string]Policy
 	handler  http.Handler
+	// entry is handler, in a span per request when tracing is on.
+	entry    http.Handler
 	edge     edgeConfig
 	limits   ratelimit.Limiters
 	codehost *codehost.Client
@@ -89,8 +94,6 @@ type Server struct {
 	// uploads bounds the uploads (resume, headshot) one account runs at
 	// once: each holds its file in memory while it is read.
 	uploads *slots.PerKey
-	// tokenSweep deletes expired webhook tokens now and then.
-	tokenSweep sweep.Sweeper
 	// idem runs the requests that carry an Idempotency-Key once.
 	idem *idempotency.Keys
 	// web serves the front end's files; pageRoute marks the routes of the
@@ -142,6 +145,9 @@ func New(d Deps) *Server {
 	if d.Metrics != nil {
 		r.Use(d.Metrics.HTTP) // first: it times and counts every answer
 	}
+	if d.Tracer != nil {
+		r.Use(routeSpanName)
+	}
 	// The edge, in order: the server's logger in the request's context
 	// (for writeError), the request id (kept from the client only when
 	// safe), the headers every answer carries, the client address (from
@@ -160,6 +166,7 @@ func New(d Deps) *Server {
 		s.markPage(p)
 	}
 	s.handler = r
+	s.entry = traced(d.Tracer, r)
 	return s
 }
 
@@ -187,7 +194,7 @@ func (s *Server) webBuild(d Deps) *web.Files {
 }
 
 // ServeHTTP implements http.Handler.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.entry.ServeHTTP(w, r) }
 
 // Router returns the chi router, for tests that walk every route.
 func (s *Server) Router() chi.Routes { return s.handler.(chi.Routes) }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -68,9 +67,6 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) (err 
 		return errBusy // the caller has gone, or every place stayed taken
 	}
 	defer release()
-	s.tokenSweep.Maybe(time.Minute, s.log, "expired webhook tokens", func(ctx context.Context) (int64, error) {
-		return membership.PruneTokens(ctx, s.store.Queries, time.Now())
-	})
 	err = s.store.InTx(ctx, func(q *db.Queries) (err error) {
 		stored, err = membership.Intake(ctx, q, form.Get("token"), raw)
 		return err

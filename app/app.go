@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -45,6 +46,9 @@ type App struct {
 	// served on METRICS_ADDR; nil when that is unset (nothing counted).
 	Metrics *metrics.Metrics
 	metrics appMetrics
+	// Tracer is the tracer provider; nil when tracing is off.
+	Tracer          trace.TracerProvider
+	shutdownTracing func()
 
 	worker sdkworker.Worker
 	// broadcastWorker serves the broadcast task queue, rate limited.
@@ -59,13 +63,19 @@ type App struct {
 }
 
 // Open connects to the database, Temporal and the object store. mailOut is
-// where the log mail driver prints.
-func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut io.Writer) (*App, error) {
-	store, err := db.Open(ctx, cfg.DatabaseURL)
-	if err != nil {
+// where the log mail driver prints. Tracing (app/tracing.go) is on with
+// OTEL_EXPORTER_OTLP_ENDPOINT or WithTracerProvider.
+func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut io.Writer, opts ...Option) (*App, error) {
+	a := &App{Config: cfg, Log: logger}
+	if err := a.openTracing(ctx, opts); err != nil {
 		return nil, err
 	}
-	a := &App{Config: cfg, Log: logger, Store: store}
+	store, err := db.Open(ctx, cfg.DatabaseURL, a.dbOptions()...)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.Store = store
 	if err := a.openMetrics(); err != nil {
 		a.Close()
 		return nil, err
@@ -75,13 +85,19 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		a.Close()
 		return nil, err
 	}
+	interceptors, err := a.temporalInterceptors()
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
 	a.Temporal, err = client.DialContext(ctx, client.Options{
 		HostPort:          cfg.TemporalAddress,
 		Namespace:         cfg.TemporalNamespace,
-		Logger:            sdklog.NewStructuredLogger(logger.With("component", "temporal")),
+		Logger:            sdklog.NewStructuredLogger(a.Log.With("component", "temporal")),
 		ConnectionOptions: conn,
 		Credentials:       creds,
 		MetricsHandler:    a.metrics.temporal,
+		Interceptors:      interceptors,
 	})
 	if err != nil {
 		a.Close()
@@ -172,7 +188,7 @@ func (a *App) StartDispatcher() {
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
 	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log,
-		CodeHost: a.CodeHost, Metrics: a.Metrics})
+		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer})
 }
 
 // DefaultReadTimeout bounds reading a request when config.ReadTimeout is
@@ -261,7 +277,13 @@ func (a *App) Close() {
 	if a.Store != nil {
 		a.Store.Close()
 	}
+	if a.shutdownTracing != nil {
+		a.shutdownTracing()
+	}
 }
+
+// tracingFlushTimeout bounds sending the last spans on Close.
+const tracingFlushTimeout = 5 * time.Second
 
 // temporalTLS builds the connection options for a Temporal server behind
 // TLS: a client certificate (mTLS) and/or an API key (Temporal Cloud).

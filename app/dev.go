@@ -27,8 +27,8 @@ type Dev struct {
 	FakeGitHub *fakegithub.Server
 }
 
-// StartDev starts the services, migrates, starts the worker and the outbox
-// dispatcher and serves the API. Close stops everything it started.
+// StartDev starts the services, migrates, starts the worker, ensures the
+// Temporal Schedules, starts the outbox dispatcher and serves the API. Close stops everything it started.
 func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 	stack, err := devstack.Start(ctx, o.Options)
 	if err != nil {
@@ -80,6 +80,9 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 		}
 	}
 	if err := a.StartWorker(); err != nil {
+		return nil, err
+	}
+	if _, err := a.EnsureSchedules(ctx); err != nil {
 		return nil, err
 	}
 	a.StartDispatcher()

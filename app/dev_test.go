@@ -3,18 +3,25 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"os"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
 
 	"hackdesk/app"
 	"hackdesk/config"
 	"hackdesk/devstack"
 	"hackdesk/outbox"
+	"hackdesk/schedules"
 	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
@@ -59,6 +66,7 @@ func TestDev(t *testing.T) {
 
 	waitStatus(t, d.URL()+"/readyz", http.StatusOK)
 	waitStatus(t, d.Stack.UIURL+"/", http.StatusOK)
+	checkSchedules(t, ctx, d)
 	if got := get(t, d.URL()+"/api/admin/emails"); got != http.StatusUnauthorized {
 		t.Fatalf("anonymous GET /api/admin/emails = %d, want 401", got)
 	}
@@ -177,6 +185,49 @@ func TestDev(t *testing.T) {
 			t.Errorf("%s still accepts connections after Close", addr)
 		}
 	}
+}
+
+// checkSchedules: start-up created the recurring jobs' schedules, as
+// defined, and ensuring them again (a second start) creates nothing.
+func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
+	t.Helper()
+	for _, c := range []struct {
+		id, workflow string
+		every        time.Duration
+	}{{schedules.SweepID, "Sweep", schedules.SweepEvery}, {schedules.TermReconcileID, "TermReconcile", schedules.TermReconcileEvery}} {
+		desc, err := d.Temporal.ScheduleClient().GetHandle(ctx, c.id).Describe(ctx)
+		if err != nil {
+			t.Fatalf("schedule %s after start-up: %v", c.id, err)
+		}
+		action, ok := desc.Schedule.Action.(*client.ScheduleWorkflowAction)
+		if !ok || action.Workflow != c.workflow || action.TaskQueue != d.Config.TaskQueue ||
+			len(desc.Schedule.Spec.Intervals) != 1 || desc.Schedule.Spec.Intervals[0].Every != c.every ||
+			desc.Schedule.Policy.Overlap != enumspb.SCHEDULE_OVERLAP_POLICY_SKIP {
+			t.Fatalf("schedule %s = %+v %+v %+v", c.id, desc.Schedule.Action, desc.Schedule.Spec, desc.Schedule.Policy)
+		}
+	}
+	again, err := d.EnsureSchedules(ctx)
+	if err != nil || len(again.Created)+len(again.Updated) != 0 || len(again.Unchanged) != 2 {
+		t.Fatalf("second start: %+v, %v; want both unchanged", again, err)
+	}
+	// The list (what the UI's Schedules page shows) is eventually
+	// consistent: it comes to hold the two, and only them.
+	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
+		iter, err := d.Temporal.ScheduleClient().List(ctx, client.ScheduleListOptions{})
+		if err != nil {
+			return false, err.Error()
+		}
+		var ids []string
+		for iter.HasNext() {
+			e, err := iter.Next()
+			if err != nil {
+				return false, err.Error()
+			}
+			ids = append(ids, e.ID)
+		}
+		sort.Strings(ids)
+		return slices.Equal(ids, []string{schedules.SweepID, schedules.TermReconcileID}), fmt.Sprintf("schedules listed: %v", ids)
+	})
 }
 
 func get(t *testing.T, url string) int {

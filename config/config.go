@@ -70,6 +70,9 @@ type Config struct {
 	// trailing slash); pages link workflow runs there (RunURL). Empty: no
 	// links. `hackdesk dev` sets its own UI's address.
 	TemporalUIURL string
+	// OTLPEndpoint is OTEL_EXPORTER_OTLP_ENDPOINT: where traces go over
+	// OTLP/HTTP (package tracing). Empty: no tracing at all.
+	OTLPEndpoint string
 	// ChatInviteURL is the club chat's invite link, sent to new execs in
 	// their welcome email; empty leaves it out.
 	ChatInviteURL string
@@ -177,6 +180,7 @@ func FromEnv() Config {
 	str("FOUNDRY_SETUP_WORKFLOW", &c.FoundrySetupWorkflow)
 	str("CHAT_INVITE_URL", &c.ChatInviteURL)
 	str("TEMPORAL_UI_URL", &c.TemporalUIURL)
+	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
 	str("SIGNING_KEY", &c.SigningKey)
 	str("WEBHOOK_SIGNING_KEY", &c.WebhookSigningKey)
 	str("DKIM_TXT_FILE", &c.DKIMTXTFile)

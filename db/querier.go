@@ -438,6 +438,9 @@ type Querier interface {
 	TermHiring(ctx context.Context) (Term, error)
 	TermInsert(ctx context.Context, arg TermInsertParams) (Term, error)
 	TermList(ctx context.Context) ([]Term, error)
+	// Terms with a form window that has yet to close: each should have a
+	// running TermWindow workflow (the term reconciler restarts a missing one).
+	TermListFutureWindows(ctx context.Context, now time.Time) ([]Term, error)
 	TermLock(ctx context.Context, id uuid.UUID) (Term, error)
 	// The term before this one: the latest that starts earlier.
 	TermPrevious(ctx context.Context, id uuid.UUID) (Term, error)

@@ -101,10 +101,13 @@ type Store struct {
 }
 
 // Open connects a pool to url and checks that the database answers.
-func Open(ctx context.Context, url string) (*Store, error) {
+func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
+	}
+	for _, o := range opts {
+		o(cfg)
 	}
 	// pgxpool's default (max(4, cores)) leaves requests queueing for a
 	// connection while others wait on commits; pool_max_conns in the URL
@@ -121,6 +124,14 @@ func Open(ctx context.Context, url string) (*Store, error) {
 		return nil, fmt.Errorf("connect to database: %w", err)
 	}
 	return NewStore(pool), nil
+}
+
+// Option adjusts the pool's configuration before Open connects.
+type Option func(*pgxpool.Config)
+
+// WithTracer traces every statement of the pool's connections.
+func WithTracer(t pgx.QueryTracer) Option {
+	return func(c *pgxpool.Config) { c.ConnConfig.Tracer = t }
 }
 
 // NewStore wraps an existing pool.

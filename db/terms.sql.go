@@ -196,6 +196,46 @@ func (q *Queries) TermList(ctx context.Context) ([]Term, error) {
 	return items, nil
 }
 
+const termListFutureWindows = `-- name: TermListFutureWindows :many
+SELECT id, name, starts_on, ends_on, created_at, onboarding_opens_at, onboarding_closes_at, returning_opens_at, returning_closes_at, active, updated_at FROM terms
+WHERE onboarding_closes_at > $1::timestamptz OR returning_closes_at > $1::timestamptz
+ORDER BY created_at, id
+`
+
+// Terms with a form window that has yet to close: each should have a
+// running TermWindow workflow (the term reconciler restarts a missing one).
+func (q *Queries) TermListFutureWindows(ctx context.Context, now time.Time) ([]Term, error) {
+	rows, err := q.db.Query(ctx, termListFutureWindows, now)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Term{}
+	for rows.Next() {
+		var i Term
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.StartsOn,
+			&i.EndsOn,
+			&i.CreatedAt,
+			&i.OnboardingOpensAt,
+			&i.OnboardingClosesAt,
+			&i.ReturningOpensAt,
+			&i.ReturningClosesAt,
+			&i.Active,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const termLock = `-- name: TermLock :one
 SELECT id, name, starts_on, ends_on, created_at, onboarding_opens_at, onboarding_closes_at, returning_opens_at, returning_closes_at, active, updated_at FROM terms WHERE id = $1 FOR UPDATE
 `

@@ -11,7 +11,7 @@ import (
 )
 
 const workflowStartClaim = `-- name: WorkflowStartClaim :many
-SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id FROM workflow_starts
+SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent FROM workflow_starts
 WHERE started_at IS NULL AND next_attempt_at <= now()
 ORDER BY next_attempt_at, id
 LIMIT $1
@@ -46,6 +46,7 @@ func (q *Queries) WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowSt
 			&i.LastError,
 			&i.StartedAt,
 			&i.RunID,
+			&i.TraceParent,
 		); err != nil {
 			return nil, err
 		}
@@ -58,7 +59,7 @@ func (q *Queries) WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowSt
 }
 
 const workflowStartGet = `-- name: WorkflowStartGet :one
-SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id FROM workflow_starts WHERE workflow_id = $1 AND signal IS NULL
+SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent FROM workflow_starts WHERE workflow_id = $1 AND signal IS NULL
 `
 
 func (q *Queries) WorkflowStartGet(ctx context.Context, workflowID string) (WorkflowStart, error) {
@@ -81,13 +82,14 @@ func (q *Queries) WorkflowStartGet(ctx context.Context, workflowID string) (Work
 		&i.LastError,
 		&i.StartedAt,
 		&i.RunID,
+		&i.TraceParent,
 	)
 	return i, err
 }
 
 const workflowStartInsert = `-- name: WorkflowStartInsert :execrows
-INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, trace_parent)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (workflow_id) WHERE signal IS NULL DO NOTHING
 `
 
@@ -101,6 +103,7 @@ type WorkflowStartInsertParams struct {
 	Kind        string
 	Subject     string
 	Summary     string
+	TraceParent *string
 }
 
 // Queues a workflow start (or a signal-with-start). A start whose workflow
@@ -116,6 +119,7 @@ func (q *Queries) WorkflowStartInsert(ctx context.Context, arg WorkflowStartInse
 		arg.Kind,
 		arg.Subject,
 		arg.Summary,
+		arg.TraceParent,
 	)
 	if err != nil {
 		return 0, err

@@ -21,6 +21,13 @@ import (
 func benchApp(b *testing.B) (*app.App, []uuid.UUID) {
 	b.Helper()
 	a := testenv.App(b, testenv.Config(b))
+	return a, benchSeed(b, a)
+}
+
+// benchSeed seeds a's database as benchApp does and returns the admin
+// reviewers' ids.
+func benchSeed(b *testing.B, a *app.App) []uuid.UUID {
+	b.Helper()
 	ctx := context.Background()
 	if _, err := seed.Run(ctx, a.Store.Pool(), seed.Options{Applications: 5000, Reviewers: 50, Reviews: 10000, Seed: 1, Prefix: "gobench"}, io.Discard); err != nil {
 		b.Fatal(err)
@@ -36,7 +43,7 @@ func benchApp(b *testing.B) (*app.App, []uuid.UUID) {
 		_ = rows.Scan(&id)
 		ids = append(ids, id)
 	}
-	return a, ids
+	return ids
 }
 
 // benchEmails are the reviewers' emails, which the queue and the review

@@ -38,6 +38,12 @@ type memberFixture struct {
 func newMemberFixture(t *testing.T) memberFixture {
 	t.Helper()
 	a, anon := newApp(t)
+	return memberFixtureOn(t, a, anon)
+}
+
+// memberFixtureOn is newMemberFixture on a running app.
+func memberFixtureOn(t *testing.T, a *app.App, anon *client) memberFixture {
+	t.Helper()
 	super, _ := decAccount(t, a, anon, "super@x.test", "superadmin")
 	exec, execID := decAccount(t, a, anon, "exec@x.test", "admin")
 	f := memberFixture{a: a, anon: anon, super: super, exec: exec, execID: execID, term: "2026-2027"}

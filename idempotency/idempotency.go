@@ -18,7 +18,6 @@ import (
 
 	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/sweep"
 )
 
 // Header is the request header that carries the key.
@@ -28,8 +27,8 @@ const Header = "Idempotency-Key"
 const MaxKey = 200
 
 // Keep is how long a key and its answer are kept: a retry within a week
-// gets the stored answer; after that the key is forgotten (swept at most
-// once an hour per process) and may be used afresh.
+// gets the stored answer; after that the key is forgotten (deleted by the
+// Sweep workflow, every ten minutes) and may be used afresh.
 const Keep = 7 * 24 * time.Hour
 
 // The errors the API answers as they are.
@@ -58,11 +57,10 @@ type Request struct {
 type Keys struct {
 	store *db.Store
 	log   *slog.Logger
-	sweep sweep.Sweeper
 }
 
-// New runs requests on store; log (slog.Default() when nil) reports
-// failed sweeps.
+// New runs requests on store; log (slog.Default() when nil) is its
+// logger.
 func New(store *db.Store, log *slog.Logger) *Keys {
 	if log == nil {
 		log = slog.Default()
@@ -89,9 +87,6 @@ func (k *Keys) Run(ctx context.Context, req Request, fn func(q *db.Queries) (Ans
 	if !Valid(req.Key) {
 		return Answer{}, ErrBadKey
 	}
-	k.sweep.Maybe(time.Hour, k.log, "expired idempotency keys", func(ctx context.Context) (int64, error) {
-		return k.store.IdempotencyKeysPrune(ctx, time.Now().Add(-Keep))
-	})
 	canonical, err := json.Marshal(req.Body)
 	if err != nil {
 		return Answer{}, fmt.Errorf("idempotency: encode the request: %w", err)

@@ -12,6 +12,7 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/metrics"
+	"hackdesk/tracing"
 	"hackdesk/workflows"
 )
 
@@ -206,6 +207,9 @@ func (d *Dispatcher) startAll(ctx context.Context, rows []db.WorkflowStart) []ou
 			defer func() { <-sem; wg.Done() }()
 			sctx, cancel := context.WithTimeout(ctx, startTimeout)
 			defer cancel()
+			if row.TraceParent != nil { // the queuing request's trace
+				sctx = tracing.WithTraceParent(sctx, *row.TraceParent)
+			}
 			run, err := Start(sctx, d.Temporal, d.TaskQueue, requestOf(row))
 			d.Metrics.OutboxAttempt(row.Type, err == nil)
 			if err == nil {

@@ -21,6 +21,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/db"
+	"hackdesk/tracing"
 	"hackdesk/workflows"
 )
 
@@ -41,6 +42,10 @@ func Enqueue(ctx context.Context, q *db.Queries, req workflows.Request) (bool, e
 	}
 	if req.TaskQueue != "" {
 		p.TaskQueue = &req.TaskQueue
+	}
+	// The request's trace: the dispatcher starts the workflow under it.
+	if tp := tracing.TraceParent(ctx); tp != "" {
+		p.TraceParent = &tp
 	}
 	if req.Signal != "" {
 		p.Signal = &req.Signal

@@ -9,8 +9,11 @@ import (
 	"testing"
 	"time"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
@@ -18,6 +21,7 @@ import (
 	"hackdesk/db"
 	"hackdesk/outbox"
 	"hackdesk/testenv"
+	"hackdesk/tracing"
 	"hackdesk/workflows"
 )
 
@@ -380,5 +384,76 @@ func TestSignalWithStart(t *testing.T) {
 	}
 	if got != "term+2026-09-01" {
 		t.Fatalf("workflow saw %q", got)
+	}
+}
+
+// TestTraceParentCarried: a request queued within a span keeps the span's
+// traceparent on its row, and the dispatcher starts the workflow under it
+// (the start's span is the request span's child); a request queued
+// without one keeps none.
+func TestTraceParentCarried(t *testing.T) {
+	t.Parallel()
+	f := setup(t)
+	exp := tracetest.NewInMemoryExporter()
+	tp, err := tracing.NewProvider(context.Background(), sdktrace.WithSyncer(exp))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+	ti, err := tracing.TemporalInterceptor(tp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	traced, err := client.NewClientFromExisting(f.tc, client.Options{Interceptors: []interceptor.ClientInterceptor{ti}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(traced.Close)
+
+	ctx, span := tp.Tracer("test").Start(context.Background(), "POST /api/test")
+	withSpan, without := uniqueID(t, "traced"), uniqueID(t, "untraced")
+	err = f.store.InTx(ctx, func(q *db.Queries) error {
+		if _, err := outbox.Enqueue(ctx, q, request(withSpan)); err != nil {
+			return err
+		}
+		_, err := outbox.Enqueue(context.Background(), q, request(without))
+		return err
+	})
+	span.End()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := row(t, f.store, withSpan); r.TraceParent == nil || *r.TraceParent != tracing.TraceParent(ctx) {
+		t.Fatalf("row trace_parent %v, want %s", r.TraceParent, tracing.TraceParent(ctx))
+	}
+	if r := row(t, f.store, without); r.TraceParent != nil {
+		t.Fatalf("row without a span has trace_parent %s", *r.TraceParent)
+	}
+
+	d := f.dispatcher()
+	d.Temporal = traced
+	run(t, d)
+	waitStarted(t, f.store, withSpan, 10*time.Second)
+	waitStarted(t, f.store, without, 10*time.Second)
+	var starts []tracetest.SpanStub
+	for _, s := range exp.GetSpans() {
+		if s.Name == "StartWorkflow:SendEmail" {
+			starts = append(starts, s)
+		}
+	}
+	if len(starts) != 2 {
+		t.Fatalf("%d start spans, want 2", len(starts))
+	}
+	joined := 0
+	for _, s := range starts {
+		if s.SpanContext.TraceID() == span.SpanContext().TraceID() {
+			joined++
+			if s.Parent.SpanID() != span.SpanContext().SpanID() {
+				t.Fatalf("start span's parent %s, want the request span %s", s.Parent.SpanID(), span.SpanContext().SpanID())
+			}
+		}
+	}
+	if joined != 1 {
+		t.Fatalf("%d start spans in the request's trace, want 1", joined)
 	}
 }

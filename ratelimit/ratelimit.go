@@ -19,7 +19,6 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/metrics"
-	"hackdesk/sweep"
 )
 
 // Limit is one limit: at most Requests per Window for a key.
@@ -98,26 +97,17 @@ func NewCounted(l Limits, store *db.Store, log *slog.Logger, m *metrics.Metrics)
 	}
 }
 
-// counters reach the shared counter table and sweep its expired rows now
-// and then.
+// counters reach the shared counter table. Its expired rows are deleted
+// by the Sweep workflow (package schedules).
 type counters struct {
 	store   *db.Store
 	log     *slog.Logger
-	sweep   sweep.Sweeper
 	metrics *metrics.Metrics // counts refusals; nil counts nothing
 }
 
 // counterTimeout bounds a counter look-up or write made without the
 // request's context.
 const counterTimeout = 5 * time.Second
-
-// sweepEvery is how often, at most, one API process deletes expired
-// counter rows (in the background, after a request has been counted).
-const sweepEvery = time.Minute
-
-func (c *counters) maybeSweep() {
-	c.sweep.Maybe(sweepEvery, c.log, "expired rate-limit counters", c.store.RateLimitDeleteExpired)
-}
 
 // Limiter is one limit under one name.
 type Limiter struct {
@@ -160,7 +150,6 @@ func (l *Limiter) Take(ctx context.Context, key string) (bool, error) {
 	case err != nil:
 		return false, l.failed(err)
 	}
-	l.c.maybeSweep()
 	return true, nil
 }
 

@@ -253,8 +253,14 @@ func (w tWriter) Write(p []byte) (int, error) {
 // cfg and stops it when t ends. The log mail driver prints to Mail.
 func App(t testing.TB, cfg config.Config) *app.App {
 	t.Helper()
+	return AppWith(t, cfg)
+}
+
+// AppWith is App with Open's options (a tracer provider).
+func AppWith(t testing.TB, cfg config.Config, opts ...app.Option) *app.App {
+	t.Helper()
 	ctx := context.Background()
-	a, err := app.Open(ctx, cfg, Logger(t), Mail)
+	a, err := app.Open(ctx, cfg, Logger(t), Mail, opts...)
 	if err != nil {
 		t.Fatalf("testenv: open app: %v", err)
 	}

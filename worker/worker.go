@@ -76,4 +76,6 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.HeadshotCleanup)
 	r.RegisterWorkflow(workflows.Broadcast)
 	r.RegisterWorkflow(workflows.ReceiptProcessing)
+	r.RegisterWorkflow(workflows.Sweep)
+	r.RegisterWorkflow(workflows.TermReconcile)
 }

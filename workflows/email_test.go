@@ -146,6 +146,9 @@ func TestReplay(t *testing.T) {
 		"testdata/broadcast_cancelled.json",
 		"testdata/receipt_processing.json",
 		"testdata/receipt_processing_parked.json",
+		"testdata/sweep.json",
+		"testdata/term_reconcile.json",
+		"testdata/term_reconcile_running.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			t.Parallel()

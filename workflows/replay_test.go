@@ -43,6 +43,12 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/foundry_launch.json", "FoundryLaunch", func(ctx workflow.Context, _ workflows.FoundryLaunchInput) (workflows.FoundryLaunchResult, error) {
 			return workflows.FoundryLaunchResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/sweep.json", "Sweep", func(ctx workflow.Context) (workflows.SweepResult, error) {
+			return workflows.SweepResult{}, sleepFirst(ctx)
+		}},
+		{"testdata/term_reconcile.json", "TermReconcile", func(ctx workflow.Context, _ workflows.TermReconcileInput) (workflows.TermReconcileResult, error) {
+			return workflows.TermReconcileResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
 			// The activity before the grace period instead of after it.
 			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})

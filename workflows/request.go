@@ -18,6 +18,9 @@ const (
 	KindRsvp      Kind = "rsvp"
 	KindBroadcast Kind = "broadcast"
 	KindEmail     Kind = "email"
+	// The scheduled workflows: Sweep and TermReconcile.
+	KindSweep     Kind = "sweep"
+	KindReconcile Kind = "reconcile"
 )
 
 // The custom search attributes every workflow carries. The Temporal server

@@ -45,3 +45,10 @@ SELECT * FROM terms WHERE name = $1;
 SELECT * FROM terms
 WHERE starts_on < (SELECT t.starts_on FROM terms t WHERE t.id = @id)
 ORDER BY starts_on DESC, created_at DESC LIMIT 1;
+
+-- name: TermListFutureWindows :many
+-- Terms with a form window that has yet to close: each should have a
+-- running TermWindow workflow (the term reconciler restarts a missing one).
+SELECT * FROM terms
+WHERE onboarding_closes_at > @now::timestamptz OR returning_closes_at > @now::timestamptz
+ORDER BY created_at, id;

@@ -1,8 +1,8 @@
 -- name: WorkflowStartInsert :execrows
 -- Queues a workflow start (or a signal-with-start). A start whose workflow
 -- id is already queued is a no-op: the same business key starts one run.
-INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary)
-VALUES (@workflow_id, @type, sqlc.narg(task_queue), @input, sqlc.narg(signal), sqlc.narg(signal_input), @kind, @subject, @summary)
+INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, trace_parent)
+VALUES (@workflow_id, @type, sqlc.narg(task_queue), @input, sqlc.narg(signal), sqlc.narg(signal_input), @kind, @subject, @summary, sqlc.narg(trace_parent))
 ON CONFLICT (workflow_id) WHERE signal IS NULL DO NOTHING;
 
 -- name: WorkflowStartClaim :many

@@ -1,0 +1,35 @@
+package activities
+
+import (
+	"context"
+	"time"
+
+	"hackdesk/db"
+	"hackdesk/idempotency"
+	"hackdesk/membership"
+)
+
+// SweepActivities delete expired rows (the Sweep workflow, on the
+// hackdesk-sweep schedule). Each deletes only what has expired by the
+// time it runs, so running one again, or from two workers, is harmless.
+type SweepActivities struct {
+	Store *db.Store
+}
+
+// SweepWebhookTokens deletes the membership webhook's replay tokens older
+// than the webhook's window; it answers how many.
+func (a *SweepActivities) SweepWebhookTokens(ctx context.Context) (int64, error) {
+	return membership.PruneTokens(ctx, a.Store.Queries, time.Now())
+}
+
+// SweepIdempotencyKeys deletes idempotency keys (and their stored answers)
+// older than idempotency.Keep; it answers how many.
+func (a *SweepActivities) SweepIdempotencyKeys(ctx context.Context) (int64, error) {
+	return a.Store.IdempotencyKeysPrune(ctx, time.Now().Add(-idempotency.Keep))
+}
+
+// SweepRateLimits deletes rate-limit counters whose window has ended; it
+// answers how many.
+func (a *SweepActivities) SweepRateLimits(ctx context.Context) (int64, error) {
+	return a.Store.RateLimitDeleteExpired(ctx)
+}

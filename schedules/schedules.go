@@ -1,0 +1,172 @@
+// Package schedules keeps hackdesk's Temporal Schedules: the recurring
+// workflows, started by the Temporal server on an interval instead of by
+// requests or goroutines. `hackdesk worker` and `hackdesk dev` ensure them
+// at start-up (Ensure): each is created when missing, updated when its
+// definition changed, and otherwise left as it is, so any number of
+// starts, from any number of workers, leave one schedule of each.
+package schedules
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
+
+	"hackdesk/workflows"
+)
+
+// The schedules' IDs and intervals.
+const (
+	// SweepID runs Sweep: deleting expired webhook tokens, idempotency
+	// keys and rate-limit counters. Nothing reads an expired row as live
+	// (each reader checks the expiry itself), so the interval only bounds
+	// how many dead rows wait: at most ten minutes' worth.
+	SweepID    = "hackdesk-sweep"
+	SweepEvery = 10 * time.Minute
+	// TermReconcileID runs TermReconcile: restarting a term's missing
+	// TermWindow run. A window's first step is its announcement, days
+	// ahead; a quarter of an hour late is harmless.
+	TermReconcileID    = "hackdesk-term-reconcile"
+	TermReconcileEvery = 15 * time.Minute
+)
+
+// Schedule is one schedule's definition.
+type Schedule struct {
+	ID       string
+	Every    time.Duration
+	Workflow string // the registered workflow name
+	Args     []any
+	Kind     workflows.Kind
+	Summary  string
+}
+
+// All are hackdesk's schedules for a worker on taskQueue; publicURL goes
+// into the links of the emails the restarted TermWindow runs send.
+func All(taskQueue, publicURL string) []Schedule {
+	return []Schedule{
+		{ID: SweepID, Every: SweepEvery, Workflow: "Sweep", Kind: workflows.KindSweep,
+			Summary: "Delete expired webhook tokens, idempotency keys and rate-limit counters"},
+		{ID: TermReconcileID, Every: TermReconcileEvery, Workflow: "TermReconcile", Kind: workflows.KindReconcile,
+			Args:    []any{workflows.TermReconcileInput{PublicURL: publicURL}},
+			Summary: "Restart the missing form-window workflow of each term with a window ahead"},
+	}
+}
+
+// Options are the ScheduleOptions of s for taskQueue: an interval, never
+// two runs at once (a start while one runs is skipped), and the
+// workflow's search attributes and summary as every hackdesk workflow
+// has them (HackdeskSubject is the schedule's ID). Each run's workflow ID
+// is the schedule's ID and the start time.
+func (s Schedule) Options(taskQueue string) client.ScheduleOptions {
+	attrs := workflows.Request{Kind: s.Kind, Subject: s.ID}.SearchAttributes()
+	return client.ScheduleOptions{
+		ID:      s.ID,
+		Spec:    client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: s.Every}}},
+		Overlap: enumspb.SCHEDULE_OVERLAP_POLICY_SKIP,
+		Action: &client.ScheduleWorkflowAction{
+			ID: s.ID, Workflow: s.Workflow, Args: s.Args, TaskQueue: taskQueue,
+			TypedSearchAttributes: attrs, StaticSummary: s.Summary,
+		},
+		TypedSearchAttributes: attrs,
+		Note:                  s.Summary,
+	}
+}
+
+// Outcome is what Ensure did.
+type Outcome struct {
+	Created, Updated, Unchanged []string // schedule IDs
+}
+
+// Ensure creates each schedule that does not exist and updates each whose
+// interval, workflow, task queue, arguments, summary or overlap policy
+// differ from the definition; a schedule as defined is left alone.
+func Ensure(ctx context.Context, c client.Client, taskQueue string, all []Schedule) (Outcome, error) {
+	var out Outcome
+	for _, s := range all {
+		opts := s.Options(taskQueue)
+		_, err := c.ScheduleClient().Create(ctx, opts)
+		if err == nil {
+			out.Created = append(out.Created, s.ID)
+			continue
+		}
+		if !errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
+			return out, fmt.Errorf("create schedule %s: %w", s.ID, err)
+		}
+		updated := false
+		err = c.ScheduleClient().GetHandle(ctx, s.ID).Update(ctx, client.ScheduleUpdateOptions{
+			DoUpdate: func(in client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
+				have := in.Description.Schedule
+				same, err := matches(have, opts)
+				if err != nil {
+					return nil, err
+				}
+				if same {
+					return nil, temporal.ErrSkipScheduleUpdate
+				}
+				updated = true
+				want := have
+				want.Spec = &opts.Spec
+				want.Action = opts.Action
+				if want.Policy == nil {
+					want.Policy = &client.SchedulePolicies{}
+				}
+				want.Policy.Overlap = opts.Overlap
+				return &client.ScheduleUpdate{Schedule: &want, TypedSearchAttributes: &opts.TypedSearchAttributes}, nil
+			},
+		})
+		if err != nil {
+			return out, fmt.Errorf("update schedule %s: %w", s.ID, err)
+		}
+		if updated {
+			out.Updated = append(out.Updated, s.ID)
+		} else {
+			out.Unchanged = append(out.Unchanged, s.ID)
+		}
+	}
+	return out, nil
+}
+
+// matches reports whether a described schedule is as opts define it.
+func matches(have client.Schedule, opts client.ScheduleOptions) (bool, error) {
+	if have.Spec == nil || len(have.Spec.Intervals) != 1 || len(have.Spec.Calendars) != 0 || len(have.Spec.CronExpressions) != 0 ||
+		have.Spec.Intervals[0].Every != opts.Spec.Intervals[0].Every || have.Spec.Intervals[0].Offset != 0 {
+		return false, nil
+	}
+	if have.Policy == nil || have.Policy.Overlap != opts.Overlap {
+		return false, nil
+	}
+	got, ok := have.Action.(*client.ScheduleWorkflowAction)
+	want := opts.Action.(*client.ScheduleWorkflowAction)
+	if !ok || got.Workflow != want.Workflow || got.TaskQueue != want.TaskQueue || got.StaticSummary != want.StaticSummary {
+		return false, nil
+	}
+	return sameArgs(got.Args, want.Args)
+}
+
+// sameArgs compares the described arguments (payloads) with the defined
+// ones, encoded as the client encodes them.
+func sameArgs(got, want []any) (bool, error) {
+	if len(got) != len(want) {
+		return false, nil
+	}
+	if len(want) == 0 {
+		return true, nil
+	}
+	encoded, err := converter.GetDefaultDataConverter().ToPayloads(want...)
+	if err != nil {
+		return false, err
+	}
+	for i, p := range encoded.GetPayloads() {
+		g, ok := got[i].(interface{ GetData() []byte })
+		if !ok || !bytes.Equal(g.GetData(), p.GetData()) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
