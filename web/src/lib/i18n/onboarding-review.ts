@@ -13,7 +13,11 @@ export const onboardingReview = {
   search: 'Search by name or email',
   perPage: 'Rows per page',
   apply: 'Show',
-  caption: (term: string, form: string) => `Submissions of the ${form.toLowerCase()} form for ${term}`,
+  captions: {
+    onboarding: (term: string) => `Onboarding submissions for ${term}`,
+    returning: (term: string) => `Returning-exec submissions for ${term}`,
+  },
+  formNames: { onboarding: 'onboarding form', returning: 'returning-exec form' },
   count: (n: string, one: boolean) => (one ? `${n} submission` : `${n} submissions`),
   columns: {
     display_name: 'Name',
@@ -34,7 +38,7 @@ export const onboardingReview = {
   none: '—',
   emptyTitle: 'No submissions yet',
   emptyBody: (form: string) =>
-    `Nobody in your scope has sent the ${form.toLowerCase()} form for this term. Execs fill it in at /onboarding (returning execs at /onboarding/returning) while its window is open; check back then, or choose another term or form above.`,
+    `Nobody in your scope has sent the ${form} for this term. Execs fill it in at /onboarding (returning execs at /onboarding/returning) while its window is open; check back then, or choose another term or form above.`,
   noMatchTitle: (q: string) => `No submissions match “${q}”`,
   noMatchBody: 'Check the spelling, or search by another part of the name or email.',
   clear: 'Clear search',

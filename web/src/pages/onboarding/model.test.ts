@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOf, emptyValues, headshotProblem, kindOf } from './model';
+import { bodyOf, emptyValues, headshotProblem, kindOf, sameValues } from './model';
 
 describe('kindOf', () => {
   it('reads the form from the path', () => {
@@ -49,5 +49,14 @@ describe('headshotProblem', () => {
     expect(headshotProblem({ name: 'me', type: '', size: 100 })).toBe('wrongType');
     expect(headshotProblem({ name: 'me.png', type: 'image/png', size: 0 })).toBe('empty');
     expect(headshotProblem({ name: 'me.png', type: 'image/png', size: 5 * mb + 1 })).toBe('tooLarge');
+  });
+});
+
+describe('sameValues', () => {
+  it('compares every answer', () => {
+    const a = emptyValues('Ada', 'a@x.test');
+    expect(sameValues(a, { ...a })).toBe(true);
+    expect(sameValues(a, { ...a, consent: true })).toBe(false);
+    expect(sameValues(a, { ...a, role: 'VP' })).toBe(false);
   });
 });

@@ -52,6 +52,11 @@ export function fromSubmission(s: Submission): Values {
   };
 }
 
+// sameValues says whether two forms hold the same answers.
+export function sameValues(a: Values, b: Values): boolean {
+  return (Object.keys(a) as (keyof Values)[]).every((k) => a[k] === b[k]);
+}
+
 export type Body = Schemas['ExecFormBody'];
 
 // bodyOf is what PUT sends: the trimmed answers; the headshot's key (when
