@@ -3,6 +3,7 @@ package e2e
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/csv"
 	"image"
 	"image/color"
@@ -72,7 +73,8 @@ func downloaded(t *testing.T, dir, name string) []byte {
 	return data
 }
 
-// An exec of the term fills the onboarding form inside its window: a
+// An exec of the term fills the onboarding form inside its window (the
+// email starts as the profile's): a
 // submit with answers missing lists them; the headshot waits for consent,
 // then uploads (its preview shown); a reload brings every answer back; the
 // submission lands in the API with its fields and the stored headshot is
@@ -125,7 +127,6 @@ func TestWebOnboarding(t *testing.T) {
 
 		name := "Zoë Ñandú " + vp.Name
 		p.Fill("Display name", name)
-		p.Fill("Email", "zoe+"+vp.Name+"@x.test")
 		p.Select("Role", "VP")
 		p.Check("Fall")
 		p.SetFile("Headshot", photoFile)
@@ -146,7 +147,7 @@ func TestWebOnboarding(t *testing.T) {
 		p.Reload()
 		p.WaitFor("button", "Submit")
 		p.WaitText("We restored the answers you had not submitted yet on this device.")
-		for label, want := range map[string]string{"Display name": name, "Email": "zoe+" + vp.Name + "@x.test", "Role": "VP",
+		for label, want := range map[string]string{"Display name": name, "Email": email, "Role": "VP",
 			"Chat handle (optional)": "zoe#" + vp.Name, "Photo-sharing handle (optional)": "@zoe." + vp.Name} {
 			if got := p.Value(label); got != want {
 				t.Errorf("after a reload %s is %q, want %q", label, got, want)
@@ -171,7 +172,7 @@ func TestWebOnboarding(t *testing.T) {
 		}
 		exec.expect(200, "GET", "/api/onboarding", nil).JSON(t, &form)
 		key := "headshots/" + term.String() + "/onboarding/" + id.String() + ".png"
-		want := execSubmission{ProfileID: id, DisplayName: name, Email: "zoe+" + vp.Name + "@x.test", Role: "VP", TermType: "fall",
+		want := execSubmission{ProfileID: id, DisplayName: name, Email: email, Role: "VP", TermType: "fall",
 			HeadshotKey: &key, HeadshotConsent: true, ChatHandle: "zoe#" + vp.Name, PhotoHandle: "@zoe." + vp.Name, DsCompetency: "intermediate"}
 		if s := form.Submission; s == nil || s.HeadshotKey == nil || *s.HeadshotKey != key {
 			t.Fatalf("the API holds %+v, want %+v", s, want)
@@ -362,5 +363,20 @@ func TestWebOnboardingReview(t *testing.T) {
 		}
 		v.Axe()
 		webShot(v, "onboarding-review", "vp", vp)
+
+		// A download the server refuses says so: the VP's role ends while
+		// the page is open.
+		pool := a.Store.Pool()
+		if _, err := pool.Exec(context.Background(), `UPDATE exec_roles SET active = false WHERE profile_id = $1`, vpID); err != nil {
+			t.Fatal(err)
+		}
+		v.AllowConsoleError("status of 403 (Forbidden) (http://hackdesk.test/api/onboarding/headshots.zip")
+		v.Click("button", "Download headshots (ZIP)")
+		v.WaitText("Could not download the headshots: your role no longer lets you see these submissions.")
+		v.Axe()
+		webShot(v, "onboarding-review", "failed", vp)
+		if _, err := pool.Exec(context.Background(), `UPDATE exec_roles SET active = true WHERE profile_id = $1`, vpID); err != nil {
+			t.Fatal(err)
+		}
 	})
 }
