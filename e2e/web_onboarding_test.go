@@ -74,9 +74,9 @@ func downloaded(t *testing.T, dir, name string) []byte {
 }
 
 // An exec of the term fills the onboarding form inside its window (the
-// email starts as the profile's): a
-// submit with answers missing lists them; the headshot waits for consent,
-// then uploads (its preview shown); a reload brings every answer back; the
+// email starts as the profile's): a submit with answers missing lists
+// them; the headshot waits for consent, then uploads (its preview
+// shown); a reload brings every answer back; the
 // submission lands in the API with its fields and the stored headshot is
 // the file's bytes, and the saved progress is gone. With the window moved
 // to tomorrow, opening /onboarding lands on / with the window's message; a
