@@ -14,6 +14,7 @@ import (
 	"hackdesk/config"
 	"hackdesk/db"
 	"hackdesk/edge"
+	"hackdesk/onboarding"
 	"hackdesk/web"
 )
 
@@ -62,8 +63,8 @@ func (s *Server) pages() []webPage {
 		{"/admin/applications/review", "selections.html", VP, nil},
 		{"/admin/applications/hiring", "hiring.html", President, nil},
 		{"/applications/questions", "questions.html", VP, nil},
-		{"/onboarding", "onboarding.html", Authenticated, nil},
-		{"/onboarding/returning", "onboarding.html", Authenticated, nil},
+		{"/onboarding", "onboarding.html", Authenticated, s.closedForm(onboarding.Onboarding)},
+		{"/onboarding/returning", "onboarding.html", Authenticated, s.closedForm(onboarding.Returning)},
 		{"/onboarding/review", "onboarding-review.html", VP, nil},
 		{"/nexus/foundry", "foundry.html", Admin, nil},
 		{"/nexus/projects", "projects.html", Admin, nil},
@@ -185,6 +186,32 @@ func (s *Server) submittedApplication(r *http.Request) string {
 		return "/apply/submitted"
 	}
 	return ""
+}
+
+// closedForm sends a caller from the page of a kind's form that is closed
+// to them to the home page, which shows why (`?notice=`, the words of the
+// API's 403 "Form closed": "Onboarding for <term> opens <date>"). The
+// term is the page's ?term_id=, else the hiring term. A caller the form is
+// not for stays: the page tells them why. Like submittedApplication it is
+// a convenience (the API refuses a closed form), so a failed read serves
+// the page and is logged.
+func (s *Server) closedForm(kind onboarding.Kind) func(r *http.Request) string {
+	return func(r *http.Request) string {
+		p := principalFrom(r.Context())
+		if p == nil {
+			return ""
+		}
+		msg, err := onboarding.ClosedNotice(r.Context(), s.reads, r.URL.Query().Get("term_id"), kind, p.ProfileID)
+		if err != nil {
+			s.log.WarnContext(r.Context(), "page: reading the form's window", "path", r.URL.Path,
+				"request_id", middleware.GetReqID(r.Context()), "error", err)
+			return ""
+		}
+		if msg == "" {
+			return ""
+		}
+		return "/?notice=" + url.QueryEscape(msg)
+	}
 }
 
 // servePage answers with an HTML entry of the build, or with the 404 page

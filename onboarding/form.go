@@ -53,36 +53,11 @@ type Form struct {
 // clock. q may be a transaction's queries (writes) or the store's (loads).
 func Open(ctx context.Context, q *db.Queries, t db.Term, kind Kind, me uuid.UUID) (Form, error) {
 	f := Form{Kind: kind, Term: t}
-	var inTerm, inPrev bool
-	var err error
-	if kind == Onboarding {
-		if inTerm, err = q.ExecRoleHeldInTerm(ctx, db.ExecRoleHeldInTermParams{ProfileID: me, TermID: &t.ID}); err != nil {
-			return f, err
-		}
-	} else {
-		prev, err := q.TermPrevious(ctx, t.ID)
-		switch {
-		case errors.Is(err, db.ErrNotFound):
-		case err != nil:
-			return f, err
-		default:
-			if inPrev, err = q.ExecRoleHeldInTerm(ctx, db.ExecRoleHeldInTermParams{ProfileID: me, TermID: &prev.ID, IncludeEnded: true}); err != nil {
-				return f, err
-			}
-		}
-	}
-	if !Eligible(kind, inTerm, inPrev) {
-		if kind == Returning {
-			return f, apperr.WithMessage(apperr.Forbidden, "Forbidden", "The returning-exec form is for execs of the term before "+t.Name)
-		}
-		return f, apperr.WithMessage(apperr.Forbidden, "Forbidden", "The onboarding form is for execs of "+t.Name)
-	}
-	now, err := q.DBNow(ctx)
+	w, err := access(ctx, q, t, kind, me)
 	if err != nil {
 		return f, err
 	}
-	opens, closes := DatesOf(t).Of(kind)
-	f.Window = WindowAt(kind, t.Name, opens, closes, now)
+	f.Window = w
 	if !f.Window.Open {
 		return f, apperr.WithMessage(apperr.Forbidden, "Form closed", f.Window.Message)
 	}
@@ -96,6 +71,89 @@ func Open(ctx context.Context, q *db.Queries, t db.Term, kind Kind, me uuid.UUID
 	}
 	f.RoleOptions = RoleOptions(titles)
 	return f, nil
+}
+
+// Reads are the queries that judge whether a form is open to a caller: a
+// transaction's or the store's queries, or the page guard's reads.
+type Reads interface {
+	TermGet(ctx context.Context, id uuid.UUID) (db.Term, error)
+	TermHiring(ctx context.Context) (db.Term, error)
+	TermPrevious(ctx context.Context, id uuid.UUID) (db.Term, error)
+	ExecRoleHeldInTerm(ctx context.Context, arg db.ExecRoleHeldInTermParams) (bool, error)
+	DBNow(ctx context.Context) (time.Time, error)
+}
+
+// access judges me against the kind's form of term t: a caller the form
+// is not for is 403 Forbidden, anyone else gets the window at the
+// database's now (open or not).
+func access(ctx context.Context, q Reads, t db.Term, kind Kind, me uuid.UUID) (Window, error) {
+	var inTerm, inPrev bool
+	var err error
+	if kind == Onboarding {
+		if inTerm, err = q.ExecRoleHeldInTerm(ctx, db.ExecRoleHeldInTermParams{ProfileID: me, TermID: &t.ID}); err != nil {
+			return Window{}, err
+		}
+	} else {
+		prev, err := q.TermPrevious(ctx, t.ID)
+		switch {
+		case errors.Is(err, db.ErrNotFound):
+		case err != nil:
+			return Window{}, err
+		default:
+			if inPrev, err = q.ExecRoleHeldInTerm(ctx, db.ExecRoleHeldInTermParams{ProfileID: me, TermID: &prev.ID, IncludeEnded: true}); err != nil {
+				return Window{}, err
+			}
+		}
+	}
+	if !Eligible(kind, inTerm, inPrev) {
+		if kind == Returning {
+			return Window{}, apperr.WithMessage(apperr.Forbidden, "Forbidden", "The returning-exec form is for execs of the term before "+t.Name)
+		}
+		return Window{}, apperr.WithMessage(apperr.Forbidden, "Forbidden", "The onboarding form is for execs of "+t.Name)
+	}
+	now, err := q.DBNow(ctx)
+	if err != nil {
+		return Window{}, err
+	}
+	opens, closes := DatesOf(t).Of(kind)
+	return WindowAt(kind, t.Name, opens, closes, now), nil
+}
+
+// ClosedNotice is what the kind's form page says instead of showing the
+// form to me: the window's message (the same words as the API's 403 "Form
+// closed") when the form is for me and closed, "" otherwise. The term is
+// termID when set, else the hiring term. A caller the form is not for, a
+// term that is not there and a termID that is not a UUID all get "" and
+// the page, which tells them why from the API's answer.
+func ClosedNotice(ctx context.Context, q Reads, termID string, kind Kind, me uuid.UUID) (string, error) {
+	var t db.Term
+	var err error
+	if termID != "" {
+		id, perr := uuid.Parse(termID)
+		if perr != nil {
+			return "", nil
+		}
+		t, err = q.TermGet(ctx, id)
+	} else {
+		t, err = q.TermHiring(ctx)
+	}
+	if errors.Is(err, db.ErrNotFound) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	w, err := access(ctx, q, t, kind, me)
+	if e, ok := apperr.As(err); ok && e.Code == apperr.Forbidden {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if w.Open {
+		return "", nil
+	}
+	return w.Message, nil
 }
 
 // Get opens the form for me and loads my submission (nil before the first).

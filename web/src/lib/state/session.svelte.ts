@@ -25,8 +25,10 @@ export function loadSession(): Promise<Profile | null> {
   return pending;
 }
 
-// clearLocalData removes what this site keeps in the browser (the saved
-// application progress): on sign-out, nothing of the person stays behind.
+// clearLocalData removes what this site keeps in the browser, every key
+// under `hackdesk.`: the saved application progress (`hackdesk.apply.v1.`)
+// and the exec forms' progress (`hackdesk.onboarding.v1.`). On sign-out,
+// nothing of the person stays behind.
 export function clearLocalData(): void {
   try {
     for (const key of Object.keys(localStorage)) {

@@ -1,0 +1,98 @@
+// The exec form's values and rules: which form the path names, the form's
+// fields as the page holds them, the body PUT sends, and the browser's
+// check of a headshot before it is uploaded (the server's rule: JPEG or
+// PNG, at most 5 MB; the server reads the content).
+import type { Schemas } from '$lib/services/api';
+
+export type Kind = 'onboarding' | 'returning';
+export type Submission = Schemas['ExecFormSubmission'];
+
+export const termTypes = ['full_year', 'fall', 'winter', 'summer'] as const;
+export const competencies = ['none', 'beginner', 'intermediate', 'advanced'] as const;
+
+// kindOf is the form a page path names.
+export function kindOf(path: string): Kind {
+  return path.replace(/\/+$/, '') === '/onboarding/returning' ? 'returning' : 'onboarding';
+}
+
+// apiPath is the form's API path (GET and PUT), headshotPath its upload.
+export function apiPath(kind: Kind): '/api/onboarding' | '/api/onboarding/returning' {
+  return kind === 'returning' ? '/api/onboarding/returning' : '/api/onboarding';
+}
+export function headshotPath(kind: Kind): string {
+  return `${apiPath(kind)}/headshot`;
+}
+
+export type Values = {
+  display_name: string;
+  email: string;
+  role: string;
+  term_type: string;
+  chat_handle: string;
+  photo_handle: string;
+  ds_competency: string;
+  consent: boolean;
+};
+
+// emptyValues is a new form, starting from the profile's name and email.
+export function emptyValues(name = '', email = ''): Values {
+  return { display_name: name, email, role: '', term_type: '', chat_handle: '', photo_handle: '', ds_competency: '', consent: false };
+}
+
+export function fromSubmission(s: Submission): Values {
+  return {
+    display_name: s.display_name,
+    email: s.email,
+    role: s.role,
+    term_type: s.term_type,
+    chat_handle: s.chat_handle,
+    photo_handle: s.photo_handle,
+    ds_competency: s.ds_competency,
+    consent: s.headshot_consent,
+  };
+}
+
+// sameValues says whether two forms hold the same answers.
+export function sameValues(a: Values, b: Values): boolean {
+  return (Object.keys(a) as (keyof Values)[]).every((k) => a[k] === b[k]);
+}
+
+export type Body = Schemas['ExecFormBody'];
+
+// bodyOf is what PUT sends: the trimmed answers; the headshot's key (when
+// there is one) and the consent box. Without a key the stored headshot,
+// if any, stays as it is.
+export function bodyOf(v: Values, headshotKey: string | null): Body {
+  const body: Body = {
+    display_name: v.display_name.trim(),
+    email: v.email.trim(),
+    role: v.role,
+    term_type: v.term_type as Body['term_type'],
+    chat_handle: v.chat_handle.trim(),
+    photo_handle: v.photo_handle.trim(),
+    ds_competency: v.ds_competency as Body['ds_competency'],
+  };
+  if (headshotKey) {
+    body.headshot_key = headshotKey;
+    body.headshot_consent = v.consent;
+  } else if (v.consent) {
+    body.headshot_consent = true;
+  }
+  return body;
+}
+
+export const headshotAccept = '.jpg,.jpeg,.png,image/jpeg,image/png';
+export const headshotMaxBytes = 5 * 1024 * 1024;
+const imageTypes: ReadonlySet<string> = new Set(['image/jpeg', 'image/png']);
+const imageExts: ReadonlySet<string> = new Set(['.jpg', '.jpeg', '.png']);
+
+export type HeadshotProblem = 'wrongType' | 'tooLarge' | 'empty';
+
+export function headshotProblem(file: { name: string; type: string; size: number }): HeadshotProblem | null {
+  const dot = file.name.lastIndexOf('.');
+  const ext = dot < 0 ? '' : file.name.slice(dot).toLowerCase();
+  if (!imageExts.has(ext) || (file.type !== '' && !imageTypes.has(file.type))) return 'wrongType';
+  if (file.size === 0) return 'empty';
+  if (file.size > headshotMaxBytes) return 'tooLarge';
+  return null;
+}
