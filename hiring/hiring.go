@@ -102,6 +102,19 @@ func CanMove(role Role, from, to Status) error {
 	return nil
 }
 
+// AllowedStatuses lists the statuses a caller in role may move a
+// selection at from to (CanMove), in review order; the status it holds is
+// not one of them. A final status allows none.
+func AllowedStatuses(role Role, from Status) []Status {
+	out := []Status{}
+	for _, to := range Statuses() {
+		if to != from && CanMove(role, from, to) == nil {
+			out = append(out, to)
+		}
+	}
+	return out
+}
+
 // Scope is which selections a caller sees and changes: every subteam's
 // (All) or one subteam's.
 type Scope struct {

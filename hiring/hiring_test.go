@@ -2,6 +2,7 @@ package hiring
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -149,6 +150,42 @@ func TestEditsQuestion(t *testing.T) {
 	for _, c := range cases {
 		if got := c.scope.EditsQuestion(c.subteams); got != c.want {
 			t.Errorf("%s: EditsQuestion(%v) = %v, want %v", c.name, c.subteams, got, c.want)
+		}
+	}
+}
+
+// AllowedStatuses is CanMove read the other way round: every status a
+// caller may move a selection to from where it is, never the one it holds.
+func TestAllowedStatuses(t *testing.T) {
+	t.Parallel()
+	review := []Status{InReview, Interviewing, Wanted, NotWanted}
+	without := func(set []Status, s Status) []Status {
+		return slices.DeleteFunc(slices.Clone(set), func(x Status) bool { return x == s })
+	}
+	for _, c := range []struct {
+		role Role
+		from Status
+		want []Status
+	}{
+		{President, InReview, append(without(review, InReview), RejectionSent)},
+		{President, Wanted, []Status{InReview, Interviewing, NotWanted, OfferSent, RejectionSent}},
+		{President, OfferSent, []Status{AcceptedOffer, DeclinedOffer}},
+		{President, AcceptedOffer, []Status{}},
+		{President, DeclinedOffer, []Status{}},
+		{President, RejectionSent, []Status{}},
+		{VP, Wanted, without(review, Wanted)},
+		{VP, NotWanted, without(review, NotWanted)},
+		{VP, OfferSent, []Status{}},
+		{President, Status("hired"), []Status{}},
+	} {
+		got := AllowedStatuses(c.role, c.from)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s from %s: %v, want %v", c.role, c.from, got, c.want)
+		}
+		for _, to := range got {
+			if err := CanMove(c.role, c.from, to); err != nil {
+				t.Errorf("%s from %s offers %s, which CanMove refuses: %v", c.role, c.from, to, err)
+			}
 		}
 	}
 }
