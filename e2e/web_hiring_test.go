@@ -97,7 +97,7 @@ func TestWebHiring(t *testing.T) {
 		pres.expect(http.StatusOK, "PATCH", "/api/applications/hiring/selections/"+bob.String(), map[string]any{"status": "rejection_sent"})
 		p.Select("New status for Bob Builder, Developer", "Wanted")
 		p.Click("button", "Save status for Bob Builder, Developer")
-		p.WaitText("This change is not allowed. Cannot move from rejection_sent to wanted.")
+		p.WaitText("This change is not allowed: the selection is Rejection Sent now, and Rejection Sent cannot move to Wanted.")
 		p.Axe()
 		shot("refused")
 

@@ -44,7 +44,7 @@ export const hiring = {
     forWhom: (who: string, position: string) => ` for ${who}, ${position}`,
     choose: 'Choose a status',
     save: 'Save status',
-    final: 'Final',
+    final: 'No further changes',
     chooseFirst: 'Choose the new status first',
     saved: (who: string, position: string, status: string) => `${who}\u2019s ${position} selection is now ${status}.`,
     emailed: (who: string) => `${who} is being emailed.`,
@@ -53,6 +53,7 @@ export const hiring = {
       404: 'This selection no longer exists. Reload the page.',
       409: 'This change is not allowed.',
     },
+    cannotMove: (from: string, to: string) => `This change is not allowed: the selection is ${from} now, and ${from} cannot move to ${to}.`,
     empty: {
       title: 'No applicants yet',
       body: 'Applicants show here once they submit an application that chooses one of this term\u2019s positions. Open positions are listed on the application form.',
