@@ -31,7 +31,8 @@ func hiringPageSelection(t *testing.T, c *client, sel uuid.UUID) string {
 
 // A President runs hiring on /admin/applications/hiring: sends an offer
 // (the applicant is emailed), meets a refused move in words beside its
-// control, records the accepted offer, opens the Finalize dialog naming
+// control, is told there is nothing to finalize yet, records the accepted
+// offer, opens the Finalize dialog naming
 // who is promoted and demoted, gives a bad then a good all-hands link and
 // follows the finalization to its end; a reload shows it again. The new
 // exec's /profile shows their role and the demoted exec is a member. A
@@ -101,6 +102,16 @@ func TestWebHiring(t *testing.T) {
 		p.Axe()
 		shot("refused")
 
+		// Finalizing without an accepted offer is refused in words.
+		p.Click("button", "Finalize")
+		d := p.Within("dialog", "Finalize the new team")
+		d.Fill("All-hands scheduling link", "https://cal.example.com/all-hands")
+		d.Click("button", "Finalize hiring")
+		d.WaitText("There is nothing to finalize: record at least one accepted offer first.")
+		p.Axe()
+		d.Click("button", "Cancel")
+		p.WaitGone("dialog", "Finalize the new team")
+
 		// The applicant accepted: recorded, and the team preview names them.
 		p.Select(annStatus, "Accepted Offer")
 		p.Click("button", "Save status for Ann Applicant, Developer")
@@ -111,7 +122,6 @@ func TestWebHiring(t *testing.T) {
 
 		// Finalize: the dialog names who is promoted and demoted.
 		p.Click("button", "Finalize")
-		d := p.Within("dialog", "Finalize the new team")
 		d.WaitText("Ann Applicant, Developer (Tech), Exec")
 		d.WaitText("Grace Outgoing")
 		p.Axe()
