@@ -153,9 +153,11 @@ func (s *Server) patchSelection(param string) handlerFunc {
 }
 
 // hiringBoard is GET /api/applications/hiring?term_id= (President): every
-// applicant of the term with their selections.
+// applicant of the term with their selections and the statuses the caller
+// may move each to.
 func (s *Server) hiringBoard(w http.ResponseWriter, r *http.Request) error {
-	out, err := hiring.Board(r.Context(), s.store.Queries, r.URL.Query().Get("term_id"))
+	ctx := r.Context()
+	out, err := hiring.Board(ctx, s.store.Queries, hiringActor(principalFrom(ctx)).Role, r.URL.Query().Get("term_id"))
 	if err != nil {
 		return err
 	}

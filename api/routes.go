@@ -85,6 +85,7 @@ func (s *Server) routes() []route {
 		{"PATCH", "/api/applications/hiring/selections/{id}", President, s.patchSelection("id")},
 		{"GET", "/api/applications/hiring/team", President, s.hiringTeam},
 		{"POST", "/api/applications/hiring/finalize", President, s.finalizeHiring},
+		{"GET", "/api/applications/hiring/finalization", President, s.hiringFinalization},
 		{"GET", "/api/onboarding", Authenticated, s.getForm(onboarding.Onboarding)},
 		{"PUT", "/api/onboarding", Authenticated, s.putForm(onboarding.Onboarding)},
 		{"POST", "/api/onboarding/headshot", Authenticated, s.uploadHeadshot(onboarding.Onboarding)},

@@ -102,10 +102,10 @@ func CanMove(role Role, from, to Status) error {
 	return nil
 }
 
-// AllowedMoves lists, in review order, the statuses a caller in role may
-// move a selection from status from to (CanMove), the current status left
-// out. A final status, or a VP's selection past review, allows none.
-func AllowedMoves(role Role, from Status) []Status {
+// AllowedStatuses lists the statuses a caller in role may move a
+// selection at from to (CanMove), in review order; the status it holds is
+// not one of them. A final status allows none.
+func AllowedStatuses(role Role, from Status) []Status {
 	out := []Status{}
 	for _, to := range Statuses() {
 		if to != from && CanMove(role, from, to) == nil {

@@ -73,7 +73,7 @@ type ReviewItem struct {
 	Answers       []AnswerView `json:"answers"`
 	UpdatedAt     time.Time    `json:"updated_at"`
 	// AllowedStatuses is where the caller may move the selection
-	// (AllowedMoves for their role).
+	// (AllowedStatuses for their role).
 	AllowedStatuses []Status `json:"allowed_statuses"`
 }
 
@@ -148,7 +148,7 @@ func ReviewList(ctx context.Context, q *db.Queries, scope Scope, role Role, f Re
 		items[i] = ReviewItem{SelectionID: row.ID, ApplicationID: row.ApplicationID, Status: row.Status,
 			Position:  PositionRef{ID: row.PositionID, Title: row.PositionTitle, Subteam: row.PositionSubteam},
 			Applicant: ApplicantRef{ProfileID: row.ProfileID, DisplayName: row.DisplayName, Email: row.Email},
-			Answers:   answers, UpdatedAt: row.UpdatedAt, AllowedStatuses: AllowedMoves(role, Status(row.Status))}
+			Answers:   answers, UpdatedAt: row.UpdatedAt, AllowedStatuses: AllowedStatuses(role, Status(row.Status))}
 	}
 	return items, total, nil
 }

@@ -225,7 +225,9 @@ func TestNewActor(t *testing.T) {
 	}
 }
 
-func TestAllowedMoves(t *testing.T) {
+// AllowedStatuses is CanMove read the other way round: every status a
+// caller may move a selection to from where it is, never the one it holds.
+func TestAllowedStatuses(t *testing.T) {
 	t.Parallel()
 	review := []Status{InReview, Interviewing, Wanted, NotWanted}
 	for _, c := range []struct {
@@ -242,8 +244,10 @@ func TestAllowedMoves(t *testing.T) {
 		{President, OfferSent, []Status{AcceptedOffer, DeclinedOffer}},
 		{President, AcceptedOffer, []Status{}},
 		{President, DeclinedOffer, []Status{}},
+		{President, RejectionSent, []Status{}},
+		{President, Status("hired"), []Status{}},
 	} {
-		got := AllowedMoves(c.role, c.from)
+		got := AllowedStatuses(c.role, c.from)
 		if !slices.Equal(got, c.want) {
 			t.Errorf("%s from %s: %v, want %v", c.role, c.from, got, c.want)
 		}

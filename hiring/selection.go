@@ -114,12 +114,14 @@ func StatusEmailKey(id uuid.UUID, status Status) string {
 	return "selection:" + id.String() + ":" + string(status)
 }
 
-// BoardSelection is one selection on the President's board.
+// BoardSelection is one selection on the President's board, with the
+// statuses the caller may move it to (AllowedStatuses).
 type BoardSelection struct {
-	ID        uuid.UUID   `json:"id"`
-	Position  PositionRef `json:"position"`
-	Status    string      `json:"status"`
-	UpdatedAt time.Time   `json:"updated_at"`
+	ID              uuid.UUID   `json:"id"`
+	Position        PositionRef `json:"position"`
+	Status          string      `json:"status"`
+	AllowedStatuses []Status    `json:"allowed_statuses"`
+	UpdatedAt       time.Time   `json:"updated_at"`
 }
 
 // BoardApplicant is one applicant of the term with their selections.
@@ -131,8 +133,9 @@ type BoardApplicant struct {
 	Selections    []BoardSelection `json:"selections"`
 }
 
-// Board is every applicant of a term (TermOf) with their selections.
-func Board(ctx context.Context, q *db.Queries, termID string) ([]BoardApplicant, error) {
+// Board is every applicant of a term (TermOf) with their selections, as a
+// caller in role sees them.
+func Board(ctx context.Context, q *db.Queries, role Role, termID string) ([]BoardApplicant, error) {
 	t, err := TermOf(ctx, q, termID)
 	if err != nil {
 		return nil, err
@@ -149,7 +152,8 @@ func Board(ctx context.Context, q *db.Queries, termID string) ([]BoardApplicant,
 		}
 		a := &out[len(out)-1]
 		a.Selections = append(a.Selections, BoardSelection{ID: row.ID, Status: row.Status, UpdatedAt: row.UpdatedAt,
-			Position: PositionRef{ID: row.PositionID, Title: row.PositionTitle, Subteam: row.PositionSubteam}})
+			AllowedStatuses: AllowedStatuses(role, Status(row.Status)),
+			Position:        PositionRef{ID: row.PositionID, Title: row.PositionTitle, Subteam: row.PositionSubteam}})
 	}
 	return out, nil
 }

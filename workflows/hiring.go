@@ -31,6 +31,16 @@ type HiringProgress struct {
 	Welcomed int
 }
 
+// The steps of a finalization, in order, as its progress query names them.
+const (
+	HiringStepLoad    = "loading the hires"
+	HiringStepPromote = "promoting the hires"
+	HiringStepDemote  = "demoting previous execs"
+	HiringStepWelcome = "sending welcome emails"
+	HiringStepRecord  = "recording the result"
+	HiringStepDone    = "done"
+)
+
 // HiringPromoteBatch is how many hires one PromoteHires activity covers.
 const HiringPromoteBatch = 20
 
@@ -58,7 +68,7 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 	if in.TermID == uuid.Nil || in.AllHandsURL == "" {
 		return res, temporal.NewNonRetryableApplicationError("term and all-hands link are required", "BadInput", nil)
 	}
-	progress := HiringProgress{Step: "loading the hires"}
+	progress := HiringProgress{Step: HiringStepLoad}
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (HiringProgress, error) { return progress, nil }); err != nil {
 		return res, err
 	}
@@ -71,7 +81,7 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 	}
 	progress.Hires, progress.Previous = len(plan.Hires), len(plan.Previous)
 
-	progress.Step = "promoting the hires"
+	progress.Step = HiringStepPromote
 	for start := 0; start < len(plan.Hires); start += HiringPromoteBatch {
 		batch := plan.Hires[start:min(start+HiringPromoteBatch, len(plan.Hires))]
 		var n int
@@ -82,13 +92,13 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 		progress.Promoted = res.Promoted
 	}
 
-	progress.Step = "demoting previous execs"
+	progress.Step = HiringStepDemote
 	if err := workflow.ExecuteActivity(actx, a.DemotePrevious, activities.DemoteInput{TermID: in.TermID, ProfileIDs: plan.Previous}).Get(ctx, nil); err != nil {
 		return res, err
 	}
 	res.Demoted = len(plan.Previous)
 
-	progress.Step = "sending welcome emails"
+	progress.Step = HiringStepWelcome
 	var refs []activities.EmailRef
 	if err := workflow.ExecuteActivity(actx, a.RecordWelcomeEmails, activities.WelcomeInput{
 		TermID: in.TermID, TermName: plan.TermName, Hires: plan.Hires,
@@ -102,11 +112,11 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 	res.Welcomed = len(refs)
 	progress.Welcomed = res.Welcomed
 
-	progress.Step = "recording the result"
+	progress.Step = HiringStepRecord
 	if err := workflow.ExecuteActivity(actx, a.RecordFinalization, res).Get(ctx, nil); err != nil {
 		return res, err
 	}
-	progress.Step = "done"
+	progress.Step = HiringStepDone
 	workflow.GetLogger(ctx).Info("hiring finalized", "term", in.TermID, "promoted", res.Promoted, "demoted", res.Demoted, "welcomed", res.Welcomed)
 	return res, nil
 }

@@ -1002,6 +1002,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/applications/hiring/finalization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a term's finalization (President)
+         * @description The term's HiringFinalization run (`hiring-finalize:<term id>`): `none` before the
+         *     term is finalized; `running` from the finalize request on (a run still queued in
+         *     the outbox has `progress.step` null and zero counts), with the run's progress query;
+         *     `completed` with its result (`hires` and `promoted` the new execs, `previous` the
+         *     execs demoted, `welcomed` the welcome emails sent); `failed` when the run failed,
+         *     was terminated, cancelled or timed out, with where it stopped when the run can
+         *     still tell. `run_url` links the run in the Temporal Web UI (null when no UI is
+         *     configured). Temporal out of reach: 503.
+         */
+        get: operations["getHiringFinalization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/emails": {
         parameters: {
             query?: never;
@@ -1971,6 +1998,16 @@ export interface components {
             prompt: string;
             answer: string;
         };
+        FinalizationProgress: {
+            /** @description the step running (done once completed); null before the run starts */
+            step: null | ("load" | "promote" | "demote" | "welcome" | "record" | "done");
+            /** @description the accepted offers it promotes */
+            hires: number;
+            promoted: number;
+            /** @description the previous execs whose roles end */
+            previous: number;
+            welcomed: number;
+        };
         HiringApplicant: {
             /** Format: uuid */
             application_id: string;
@@ -1983,6 +2020,12 @@ export interface components {
                 id: string;
                 position: components["schemas"]["PositionRef"];
                 status: components["schemas"]["SelectionStatus"];
+                /**
+                 * @description The statuses the caller may move this selection to (the allowed moves of its
+                 *     status for the caller's role), in review order; never its own status. Empty
+                 *     once the status is final.
+                 */
+                allowed_statuses: components["schemas"]["SelectionStatus"][];
                 /** Format: date-time */
                 updated_at: string;
             }[];
@@ -4350,6 +4393,49 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getHiringFinalization: {
+        parameters: {
+            query?: {
+                /** @description default: the hiring term */
+                term_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The finalization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow_id: string | null;
+                        /** @enum {string} */
+                        status: "none" | "running" | "completed" | "failed";
+                        progress: null | components["schemas"]["FinalizationProgress"];
+                        run_url: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Temporal did not answer (`{"error":"Service unavailable","message":...}`); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     listEmails: {
