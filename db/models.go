@@ -425,4 +425,5 @@ type WorkflowStart struct {
 	LastError     *string
 	StartedAt     *time.Time
 	RunID         *string
+	Retry         int32
 }
