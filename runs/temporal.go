@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -92,10 +93,11 @@ func failedSince(since time.Time, kind workflows.Kind) string {
 }
 
 // ListFailed lists up to limit runs that failed or timed out since a
-// time, newest first.
+// time, newest first (visibility lists closed runs by close time, newest
+// first; it takes no ORDER BY on every store, so the page is sorted here).
 func ListFailed(ctx context.Context, c client.Client, since time.Time, limit int) ([]Run, error) {
 	resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-		PageSize: int32(limit), Query: failedSince(since, "") + " ORDER BY CloseTime DESC",
+		PageSize: int32(limit), Query: failedSince(since, ""),
 	})
 	if err != nil {
 		return nil, err
@@ -107,6 +109,7 @@ func ListFailed(ctx context.Context, c client.Client, since time.Time, limit int
 		}
 		out = append(out, runOf(e))
 	}
+	slices.SortStableFunc(out, func(a, b Run) int { return b.ClosedAt.Compare(a.ClosedAt) })
 	return out, nil
 }
 
