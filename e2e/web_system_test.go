@@ -101,8 +101,12 @@ func TestWebSystem(t *testing.T) {
 		p.WaitText("completed.")
 		p.Axe()
 		webShot(p, "system", "refused", vp)
-		p.Click("button", "Cancel")
+		if p.Exists("button", "Retry run") {
+			t.Error("the dialog still offers the refused retry")
+		}
+		p.Click("button", "Back to the list")
 		p.WaitGone("dialog", "Retry this run?")
+		p.WaitGone("button", "Retry "+other)
 
 		// Sort and filter: in the URL, kept on reload.
 		p.Click("button", "Failed at")

@@ -79,6 +79,7 @@ export const system = {
     explain: 'A new run starts with the same input. Its steps are safe to repeat: work already done is found done.',
     confirm: 'Retry run',
     cancel: 'Cancel',
+    close: 'Back to the list',
     refused: 'This run cannot be retried',
     gone: 'This workflow is not known to this service any more.',
   },
