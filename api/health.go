@@ -23,36 +23,49 @@ type outboxLag struct {
 	LagSeconds float64 `json:"lag_seconds"`
 }
 
+// readiness is what /readyz and the operator's page report: each check
+// (database, temporal) "ok" or "unavailable", and the outbox's backlog
+// (nil when the database did not answer).
+type readiness struct {
+	Ready  bool
+	Checks map[string]string
+	Outbox *outboxLag
+}
+
+// checkReadiness asks the database and Temporal, each within two seconds.
+func (s *Server) checkReadiness(ctx context.Context) readiness {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	rd := readiness{Ready: true, Checks: map[string]string{"database": "ok", "temporal": "ok"}}
+	if s.store == nil {
+		rd.Checks["database"], rd.Ready = "unavailable", false
+	} else if row, err := s.store.WorkflowStartLag(ctx); err != nil {
+		rd.Checks["database"], rd.Ready = "unavailable", false
+	} else {
+		rd.Outbox = &outboxLag{Pending: row.Pending, LagSeconds: math.Round(row.LagSeconds*1000) / 1000}
+	}
+	if s.temporal == nil {
+		rd.Checks["temporal"], rd.Ready = "unavailable", false
+	} else if _, err := s.temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
+		rd.Checks["temporal"], rd.Ready = "unavailable", false
+	}
+	return rd
+}
+
 // readyz answers 200 only when the database and Temporal both answer
 // within two seconds. It also reports the outbox's backlog (pending starts
 // and the age of the oldest), which is never a reason for 503: a backlog
 // drains once Temporal is back.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
-	defer cancel()
-	checks := map[string]string{"database": "ok", "temporal": "ok"}
-	ready := true
-	var lag *outboxLag
-	if s.store == nil {
-		checks["database"], ready = "unavailable", false
-	} else if row, err := s.store.WorkflowStartLag(ctx); err != nil {
-		checks["database"], ready = "unavailable", false
-	} else {
-		lag = &outboxLag{Pending: row.Pending, LagSeconds: math.Round(row.LagSeconds*1000) / 1000}
-	}
-	if s.temporal == nil {
-		checks["temporal"], ready = "unavailable", false
-	} else if _, err := s.temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
-		checks["temporal"], ready = "unavailable", false
-	}
-	body := map[string]any{"status": "ready", "checks": checks}
+	rd := s.checkReadiness(r.Context())
+	body := map[string]any{"status": "ready", "checks": rd.Checks}
 	status := http.StatusOK
-	if !ready {
-		body = map[string]any{"status": "unavailable", "error": "Service unavailable", "checks": checks}
+	if !rd.Ready {
+		body = map[string]any{"status": "unavailable", "error": "Service unavailable", "checks": rd.Checks}
 		status = http.StatusServiceUnavailable
 	}
-	if lag != nil {
-		body["outbox"] = lag
+	if rd.Outbox != nil {
+		body["outbox"] = rd.Outbox
 	}
 	writeJSON(w, status, body)
 	return nil

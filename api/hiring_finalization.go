@@ -60,7 +60,7 @@ const temporalWait = 5 * time.Second
 
 // errTemporalDown is the 503 of a Temporal server that did not answer.
 var errTemporalDown = apperr.WithMessage(apperr.Unavailable, "Service unavailable",
-	"A service the API depends on is unreachable; retry shortly")
+	"Temporal did not answer; try again shortly")
 
 // hiringFinalization is GET /api/applications/hiring/finalization?term_id=
 // (President): the term's HiringFinalization run, none before the term is

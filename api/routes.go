@@ -111,6 +111,9 @@ func (s *Server) routes() []route {
 		{"POST", "/api/webhooks/membership", Public, s.membershipWebhook},
 		{"GET", "/api/admin/receipts", Admin, s.listReceipts},
 		{"POST", "/api/admin/receipts/{id}/match", Admin, s.matchReceipt},
+		{"GET", "/api/admin/system", Superadmin, s.adminSystem},
+		{"GET", "/api/admin/workflows", Superadmin, s.adminWorkflows},
+		{"POST", "/api/admin/workflows/{workflow_id}/retry", Superadmin, s.retryWorkflow},
 	}
 	return append(api, s.webRoutes()...)
 }

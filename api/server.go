@@ -103,6 +103,9 @@ type Server struct {
 	pageRoute map[string]bool
 	webCSP    string
 	metrics   *metrics.Metrics
+	// window counts the last hour's requests and 5xx answers for the
+	// operator's page (requestLog feeds it).
+	window requestWindow
 }
 
 // New builds the router.
@@ -212,6 +215,7 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
+		s.window.record(start, ww.Status())
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http",
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),

@@ -426,4 +426,5 @@ type WorkflowStart struct {
 	StartedAt     *time.Time
 	RunID         *string
 	TraceParent   *string
+	Retry         int32
 }

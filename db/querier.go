@@ -192,6 +192,12 @@ type Querier interface {
 	// Forgets a recorded dispatch that the code host refused (it made no run),
 	// unless another dispatch has been recorded since.
 	FoundryProjectReleaseDispatch(ctx context.Context, arg FoundryProjectReleaseDispatchParams) error
+	// A retried launch runs again on its project: the project is running
+	// again (a unique violation when another live project has taken its name
+	// since it failed), and its steps that did not succeed are pending again;
+	// steps that succeeded keep their outcome (their activities find their
+	// work done).
+	FoundryProjectReopen(ctx context.Context, workflowID string) error
 	// Records the repository and run links once known; a link already set is
 	// kept when the new one is NULL.
 	FoundryProjectSetURLs(ctx context.Context, arg FoundryProjectSetURLsParams) error
@@ -456,12 +462,24 @@ type Querier interface {
 	// Tokens older than the signature window can never be accepted again
 	// (their timestamp is signed with them), so they need not be kept.
 	WebhookTokensPrune(ctx context.Context, before time.Time) (int64, error)
+	// Which of these workflow ids the outbox has queued (the runs this
+	// deployment started), and when each was last queued (a retry, or a
+	// signal-with-start, after a run closed means a newer run).
+	WorkflowRetryKnown(ctx context.Context, workflowIds []string) ([]WorkflowRetryKnownRow, error)
+	// The newest outbox row of a workflow id (a start, a signal-with-start or
+	// a retry); its input is the freshest input of the business key.
+	WorkflowRetryLatest(ctx context.Context, workflowID string) (WorkflowStart, error)
+	// How far a workflow id's retries are: the highest retry number and how
+	// many of its rows are not started yet.
+	WorkflowRetryState(ctx context.Context, workflowID string) (WorkflowRetryStateRow, error)
 	// Claims due pending rows for this transaction. Rows another dispatcher
 	// holds are skipped, so replicas never dispatch the same row at once.
 	WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowStart, error)
+	// The original start of a workflow id (not a retry).
 	WorkflowStartGet(ctx context.Context, workflowID string) (WorkflowStart, error)
 	// Queues a workflow start (or a signal-with-start). A start whose workflow
-	// id is already queued is a no-op: the same business key starts one run.
+	// id is already queued under the same retry number is a no-op: the same
+	// business key starts one run (and each retry one more).
 	WorkflowStartInsert(ctx context.Context, arg WorkflowStartInsertParams) (int64, error)
 	// How far behind the dispatcher is: pending rows and the age of the oldest.
 	WorkflowStartLag(ctx context.Context) (WorkflowStartLagRow, error)

@@ -11,7 +11,7 @@ import (
 )
 
 const workflowStartClaim = `-- name: WorkflowStartClaim :many
-SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent FROM workflow_starts
+SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry FROM workflow_starts
 WHERE started_at IS NULL AND next_attempt_at <= now()
 ORDER BY next_attempt_at, id
 LIMIT $1
@@ -47,6 +47,7 @@ func (q *Queries) WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowSt
 			&i.StartedAt,
 			&i.RunID,
 			&i.TraceParent,
+			&i.Retry,
 		); err != nil {
 			return nil, err
 		}
@@ -59,9 +60,10 @@ func (q *Queries) WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowSt
 }
 
 const workflowStartGet = `-- name: WorkflowStartGet :one
-SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent FROM workflow_starts WHERE workflow_id = $1 AND signal IS NULL
+SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry FROM workflow_starts WHERE workflow_id = $1 AND signal IS NULL AND retry = 0
 `
 
+// The original start of a workflow id (not a retry).
 func (q *Queries) WorkflowStartGet(ctx context.Context, workflowID string) (WorkflowStart, error) {
 	row := q.db.QueryRow(ctx, workflowStartGet, workflowID)
 	var i WorkflowStart
@@ -83,14 +85,15 @@ func (q *Queries) WorkflowStartGet(ctx context.Context, workflowID string) (Work
 		&i.StartedAt,
 		&i.RunID,
 		&i.TraceParent,
+		&i.Retry,
 	)
 	return i, err
 }
 
 const workflowStartInsert = `-- name: WorkflowStartInsert :execrows
-INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, trace_parent)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-ON CONFLICT (workflow_id) WHERE signal IS NULL DO NOTHING
+INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, trace_parent, retry)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+ON CONFLICT (workflow_id, retry) WHERE signal IS NULL DO NOTHING
 `
 
 type WorkflowStartInsertParams struct {
@@ -104,10 +107,12 @@ type WorkflowStartInsertParams struct {
 	Subject     string
 	Summary     string
 	TraceParent *string
+	Retry       int32
 }
 
 // Queues a workflow start (or a signal-with-start). A start whose workflow
-// id is already queued is a no-op: the same business key starts one run.
+// id is already queued under the same retry number is a no-op: the same
+// business key starts one run (and each retry one more).
 func (q *Queries) WorkflowStartInsert(ctx context.Context, arg WorkflowStartInsertParams) (int64, error) {
 	result, err := q.db.Exec(ctx, workflowStartInsert,
 		arg.WorkflowID,
@@ -120,6 +125,7 @@ func (q *Queries) WorkflowStartInsert(ctx context.Context, arg WorkflowStartInse
 		arg.Subject,
 		arg.Summary,
 		arg.TraceParent,
+		arg.Retry,
 	)
 	if err != nil {
 		return 0, err

@@ -227,7 +227,7 @@ func (d *Dispatcher) startAll(ctx context.Context, rows []db.WorkflowStart) []ou
 func requestOf(row db.WorkflowStart) workflows.Request {
 	r := workflows.Request{
 		ID: row.WorkflowID, Type: row.Type, Input: json.RawMessage(row.Input),
-		Kind: workflows.Kind(row.Kind), Subject: row.Subject, Summary: row.Summary,
+		Kind: workflows.Kind(row.Kind), Subject: row.Subject, Summary: row.Summary, Retry: int(row.Retry),
 	}
 	if row.TaskQueue != nil {
 		r.TaskQueue = *row.TaskQueue

@@ -38,7 +38,7 @@ func Enqueue(ctx context.Context, q *db.Queries, req workflows.Request) (bool, e
 	}
 	p := db.WorkflowStartInsertParams{
 		WorkflowID: req.ID, Type: req.Type, Input: input,
-		Kind: string(req.Kind), Subject: req.Subject, Summary: req.Summary,
+		Kind: string(req.Kind), Subject: req.Subject, Summary: req.Summary, Retry: int32(req.Retry),
 	}
 	if req.TaskQueue != "" {
 		p.TaskQueue = &req.TaskQueue
@@ -72,6 +72,11 @@ func Start(ctx context.Context, c client.Client, taskQueue string, req workflows
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
 		TypedSearchAttributes:    req.SearchAttributes(),
 		StaticSummary:            req.Summary,
+	}
+	if req.Retry > 0 {
+		// A retry starts a new run only after a failed (or timed-out,
+		// terminated, cancelled) one; a running one is used as it is.
+		opts.WorkflowIDReusePolicy = enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY
 	}
 	if req.Signal != "" {
 		// Signal-with-start must be allowed to start a fresh run after a

@@ -51,6 +51,10 @@ type Request struct {
 	// to the running workflow, which is started first if it is not running.
 	Signal      string
 	SignalInput any
+	// Retry numbers a superadmin's retry of a failed run (0: the original
+	// start). A retry may start a new run under an ID whose last run
+	// failed, and only then.
+	Retry int
 }
 
 // SearchAttributes are the typed search attributes of r.

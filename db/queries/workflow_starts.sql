@@ -1,9 +1,10 @@
 -- name: WorkflowStartInsert :execrows
 -- Queues a workflow start (or a signal-with-start). A start whose workflow
--- id is already queued is a no-op: the same business key starts one run.
-INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, trace_parent)
-VALUES (@workflow_id, @type, sqlc.narg(task_queue), @input, sqlc.narg(signal), sqlc.narg(signal_input), @kind, @subject, @summary, sqlc.narg(trace_parent))
-ON CONFLICT (workflow_id) WHERE signal IS NULL DO NOTHING;
+-- id is already queued under the same retry number is a no-op: the same
+-- business key starts one run (and each retry one more).
+INSERT INTO workflow_starts (workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, trace_parent, retry)
+VALUES (@workflow_id, @type, sqlc.narg(task_queue), @input, sqlc.narg(signal), sqlc.narg(signal_input), @kind, @subject, @summary, sqlc.narg(trace_parent), @retry)
+ON CONFLICT (workflow_id, retry) WHERE signal IS NULL DO NOTHING;
 
 -- name: WorkflowStartClaim :many
 -- Claims due pending rows for this transaction. Rows another dispatcher
@@ -34,4 +35,5 @@ FROM workflow_starts
 WHERE started_at IS NULL;
 
 -- name: WorkflowStartGet :one
-SELECT * FROM workflow_starts WHERE workflow_id = @workflow_id AND signal IS NULL;
+-- The original start of a workflow id (not a retry).
+SELECT * FROM workflow_starts WHERE workflow_id = @workflow_id AND signal IS NULL AND retry = 0;

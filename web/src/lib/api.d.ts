@@ -1717,6 +1717,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The operator's summary (superadmin)
+         * @description Readiness as `/readyz` computes it (`status`, `checks`; always 200 here), the
+         *     outbox's backlog (null when the database did not answer), this process's HTTP
+         *     requests and 5xx answers over the last hour (a per-minute window kept in memory:
+         *     it starts empty when the process starts, and each replica counts its own), and the
+         *     runs that failed or timed out in the last hour by kind, from Temporal's visibility
+         *     store (null when Temporal did not answer).
+         */
+        get: operations["getSystem"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent failed workflow runs (superadmin)
+         * @description Up to 50 runs of the last seven days that failed or timed out, newest first, from
+         *     Temporal's visibility store. `retryable` is true for a run of HiringFinalization,
+         *     FoundryLaunch, ReceiptProcessing or TermWindow that this deployment started and
+         *     under whose id nothing was queued since it closed (no retry, no fresh start).
+         *     `run_url` is the run's page in the Temporal UI, null without `TEMPORAL_UI_URL`.
+         */
+        get: operations["listFailedWorkflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/workflows/{workflow_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed workflow run (superadmin)
+         * @description Queues one more start of the workflow id through the outbox, numbered after its
+         *     last (`retry`), with the input of the id's newest outbox row; the dispatcher starts
+         *     it only if the latest run failed, timed out or was ended otherwise
+         *     (`ALLOW_DUPLICATE_FAILED_ONLY`). Only HiringFinalization, FoundryLaunch,
+         *     ReceiptProcessing and TermWindow are retried, and only when the latest run failed or
+         *     timed out. Refused with 409 `{"error":"Not retryable","message":...}`: another
+         *     type; a run that is running, or a start of it queued (two retries sent at once queue
+         *     one); a run that completed, was terminated or cancelled; for FoundryLaunch, a
+         *     project whose name another live project has taken since. A FoundryLaunch retry
+         *     makes its project running again and its steps that did not succeed pending, so the
+         *     project's page follows it.
+         */
+        post: operations["retryWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2603,6 +2682,44 @@ export interface components {
             created_by: string;
             /** Format: date-time */
             cancel_requested_at: string | null;
+        };
+        SystemSummary: {
+            /** Format: date-time */
+            as_of: string;
+            /** @enum {string} */
+            status: "ready" | "unavailable";
+            checks: components["schemas"]["ReadinessChecks"];
+            outbox: components["schemas"]["OutboxLag"] | null;
+            http: {
+                window_seconds: number;
+                requests: number;
+                /** @description answers with a 5xx status */
+                errors: number;
+                /** @description errors / requests, four decimals, 0 without requests */
+                error_rate: number;
+            };
+            workflow_failures: {
+                window_seconds: number;
+                by_kind: {
+                    /** @enum {string} */
+                    kind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email";
+                    count: number;
+                }[];
+            } | null;
+        };
+        FailedRun: {
+            workflow_id: string;
+            run_id: string;
+            /** @description the workflow type, e.g. HiringFinalization */
+            type: string;
+            /** @description HackdeskKind */
+            kind: string;
+            /** @enum {string} */
+            status: "failed" | "timed_out";
+            /** Format: date-time */
+            closed_at: string;
+            retryable: boolean;
+            run_url: string | null;
         };
     };
     responses: {
@@ -5523,6 +5640,105 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getSystem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemSummary"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listFailedWorkflows: {
+        parameters: {
+            query: {
+                status: "failed";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        runs: components["schemas"]["FailedRun"][];
+                        /** Format: date-time */
+                        since: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Temporal did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    retryWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow_id: string;
+                        retry: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Temporal did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
 }

@@ -1,0 +1,198 @@
+package api
+
+import (
+	"context"
+	"math"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"hackdesk/apperr"
+	"hackdesk/db"
+	"hackdesk/runs"
+)
+
+// requestWindow counts the requests the server answered, and its 5xx
+// answers, per minute over the last hour: a ring of sixty minutes, each
+// slot reset when a new minute reuses it. (Cumulative counters cannot
+// answer "in the last hour" without a store of their own.)
+type requestWindow struct {
+	mu    sync.Mutex
+	slots [60]windowSlot
+}
+
+type windowSlot struct {
+	minute   int64 // Unix minute the counts are of
+	requests int64
+	errors   int64
+}
+
+func (w *requestWindow) record(at time.Time, status int) {
+	m := at.Unix() / 60
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := &w.slots[m%60]
+	if s.minute != m {
+		*s = windowSlot{minute: m}
+	}
+	s.requests++
+	if status >= 500 {
+		s.errors++
+	}
+}
+
+// sum adds up the sixty minutes up to and including now's.
+func (w *requestWindow) sum(now time.Time) (requests, errors int64) {
+	m := now.Unix() / 60
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, s := range w.slots {
+		if s.minute > m-60 && s.minute <= m {
+			requests += s.requests
+			errors += s.errors
+		}
+	}
+	return requests, errors
+}
+
+// The windows of the operator's page.
+const (
+	systemWindow   = time.Hour
+	failedRunsDays = 7
+	failedRunsMax  = 50
+)
+
+type httpWindow struct {
+	WindowSeconds int     `json:"window_seconds"`
+	Requests      int64   `json:"requests"`
+	Errors        int64   `json:"errors"`
+	ErrorRate     float64 `json:"error_rate"`
+}
+
+type kindCount struct {
+	Kind  string `json:"kind"`
+	Count int64  `json:"count"`
+}
+
+type workflowFailures struct {
+	WindowSeconds int         `json:"window_seconds"`
+	ByKind        []kindCount `json:"by_kind"`
+}
+
+// adminSystem is GET /api/admin/system (superadmin): readiness as /readyz
+// computes it, the outbox's backlog, the last hour's requests and 5xx
+// answers of this process, and the last hour's failed runs by kind
+// (null when Temporal did not answer).
+func (s *Server) adminSystem(w http.ResponseWriter, r *http.Request) error {
+	now := time.Now()
+	rd := s.checkReadiness(r.Context())
+	reqs, errs := s.window.sum(now)
+	hw := httpWindow{WindowSeconds: int(systemWindow.Seconds()), Requests: reqs, Errors: errs}
+	if reqs > 0 {
+		hw.ErrorRate = math.Round(float64(errs)/float64(reqs)*10000) / 10000
+	}
+	var failures *workflowFailures
+	if s.temporal != nil && rd.Checks["temporal"] == "ok" {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if counts, err := runs.CountFailed(ctx, s.temporal, now.Add(-systemWindow)); err != nil {
+			s.log.WarnContext(ctx, "system: counting failed runs", "err", err)
+		} else {
+			failures = &workflowFailures{WindowSeconds: int(systemWindow.Seconds()), ByKind: []kindCount{}}
+			for _, k := range runs.Kinds {
+				failures.ByKind = append(failures.ByKind, kindCount{Kind: string(k), Count: counts[k]})
+			}
+		}
+	}
+	status := "ready"
+	if !rd.Ready {
+		status = "unavailable"
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"as_of": now.UTC(), "status": status, "checks": rd.Checks, "outbox": rd.Outbox,
+		"http": hw, "workflow_failures": failures,
+	})
+	return nil
+}
+
+type failedRun struct {
+	WorkflowID string    `json:"workflow_id"`
+	RunID      string    `json:"run_id"`
+	Type       string    `json:"type"`
+	Kind       string    `json:"kind"`
+	Status     string    `json:"status"`
+	ClosedAt   time.Time `json:"closed_at"`
+	Retryable  bool      `json:"retryable"`
+	RunURL     *string   `json:"run_url"`
+}
+
+// adminWorkflows is GET /api/admin/workflows?status=failed (superadmin):
+// the runs of the last seven days that failed or timed out, newest first.
+func (s *Server) adminWorkflows(w http.ResponseWriter, r *http.Request) error {
+	if st := r.URL.Query().Get("status"); st != "failed" {
+		return apperr.ValidationFailed(map[string]string{"status": "must be failed"})
+	}
+	if s.temporal == nil {
+		return errTemporalDown
+	}
+	ctx := r.Context()
+	since := time.Now().AddDate(0, 0, -failedRunsDays)
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	list, err := runs.ListFailed(tctx, s.temporal, since, failedRunsMax)
+	cancel()
+	if err != nil {
+		s.log.WarnContext(ctx, "system: listing failed runs", "err", err)
+		return errTemporalDown
+	}
+	var listed []runs.Listed
+	if err := s.store.InSnapshot(ctx, func(q *db.Queries) (err error) {
+		listed, err = runs.Annotate(ctx, q, list)
+		return err
+	}); err != nil {
+		return err
+	}
+	out := make([]failedRun, 0, len(listed))
+	for _, l := range listed {
+		f := failedRun{WorkflowID: l.WorkflowID, RunID: l.RunID, Type: l.Type, Kind: l.Kind,
+			Status: string(l.Status), ClosedAt: l.ClosedAt.UTC(), Retryable: l.Retryable}
+		if u := s.cfg.RunURL(l.WorkflowID, l.RunID); u != "" {
+			f.RunURL = &u
+		}
+		out = append(out, f)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"runs": out, "since": since.UTC()})
+	return nil
+}
+
+// retryWorkflow is POST /api/admin/workflows/{workflow_id}/retry
+// (superadmin): queues one more start of a failed or timed-out run
+// (runs.Retry) and answers 202 with its retry number.
+func (s *Server) retryWorkflow(w http.ResponseWriter, r *http.Request) error {
+	id, err := url.PathUnescape(chi.URLParam(r, "workflow_id"))
+	if err != nil || id == "" {
+		return apperr.New(apperr.NotFound, "Not found")
+	}
+	if s.temporal == nil {
+		return errTemporalDown
+	}
+	ctx := r.Context()
+	tctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	st, err := runs.LatestStatus(tctx, s.temporal, id)
+	cancel()
+	if err != nil {
+		s.log.WarnContext(ctx, "system: describing a workflow", "err", err)
+		return errTemporalDown
+	}
+	var retry int
+	if err := s.store.InTx(ctx, func(q *db.Queries) (err error) {
+		retry, err = runs.Retry(ctx, q, id, st)
+		return err
+	}); err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusAccepted, map[string]any{"workflow_id": id, "retry": retry})
+	return nil
+}

@@ -1,0 +1,41 @@
+-- name: WorkflowRetryLatest :one
+-- The newest outbox row of a workflow id (a start, a signal-with-start or
+-- a retry); its input is the freshest input of the business key.
+SELECT * FROM workflow_starts
+WHERE workflow_id = @workflow_id
+ORDER BY id DESC
+LIMIT 1;
+
+-- name: WorkflowRetryState :one
+-- How far a workflow id's retries are: the highest retry number and how
+-- many of its rows are not started yet.
+SELECT coalesce(max(retry), 0)::int AS last_retry,
+       count(*) FILTER (WHERE started_at IS NULL)::bigint AS pending
+FROM workflow_starts
+WHERE workflow_id = @workflow_id;
+
+-- name: WorkflowRetryKnown :many
+-- Which of these workflow ids the outbox has queued (the runs this
+-- deployment started), and when each was last queued (a retry, or a
+-- signal-with-start, after a run closed means a newer run).
+SELECT workflow_id, max(created_at)::timestamptz AS last_queued_at
+FROM workflow_starts
+WHERE workflow_id = ANY(@workflow_ids::text[])
+GROUP BY workflow_id;
+
+-- name: FoundryProjectReopen :exec
+-- A retried launch runs again on its project: the project is running
+-- again (a unique violation when another live project has taken its name
+-- since it failed), and its steps that did not succeed are pending again;
+-- steps that succeeded keep their outcome (their activities find their
+-- work done).
+WITH p AS (
+    UPDATE foundry_projects
+    SET status = 'running', updated_at = now()
+    WHERE workflow_id = @workflow_id AND status <> 'succeeded'
+    RETURNING id
+)
+UPDATE foundry_steps s
+SET status = 'pending', started_at = NULL, finished_at = NULL, detail = ''
+FROM p
+WHERE s.project_id = p.id AND s.status <> 'succeeded';
