@@ -7,35 +7,59 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"hackdesk/app"
 	"hackdesk/testenv"
+	"hackdesk/tracing"
 )
 
-// metricsRounds is how many times each (endpoint, metrics on/off) pair is
+// metricsRounds is how many times each (endpoint, observability on/off) pair is
 // measured, interleaved, so that load from elsewhere on the machine falls
 // on both sides alike; the medians are logged.
 const metricsRounds = 7
 
-// BenchmarkMetricsOverhead measures GET /api/applications/random (the
-// review queue) and POST /api/review/submit through the whole HTTP stack,
-// on one seeded database, against two apps: one without METRICS_ADDR
-// (nothing counted) and one with it (the request counter and histogram,
-// the Temporal SDK's reporter, a scrape of /metrics before each round).
-// It prints each side's median ns/op over the rounds and the overhead:
+// BenchmarkObservabilityOverhead measures GET /api/applications/random
+// (the review queue) and POST /api/review/submit through the whole HTTP
+// stack, on one seeded database, against two apps: one with neither
+// METRICS_ADDR nor tracing, and one with both: the request counter and
+// histogram, the Temporal SDK's reporter and a scrape of /metrics before
+// each round, and every request traced (request, query and workflow
+// spans) into an in-process OTLP/HTTP collector, batched as in
+// production (the collector reads and drops what it gets). It prints each
+// side's median ns/op over the rounds and the overhead:
 //
-//	go test -count=1 -run '^$' -bench BenchmarkMetricsOverhead -benchtime 2s ./e2e/
-func BenchmarkMetricsOverhead(b *testing.B) {
+//	go test -count=1 -run '^$' -bench BenchmarkObservabilityOverhead -benchtime 2s ./e2e/
+func BenchmarkObservabilityOverhead(b *testing.B) {
+	ctx := context.Background()
+	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/x-protobuf")
+		w.WriteHeader(http.StatusOK)
+	}))
+	b.Cleanup(collector.Close)
+	exp, err := otlptracehttp.New(ctx, otlptracehttp.WithEndpointURL(collector.URL+"/v1/traces"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	tp, err := tracing.NewProvider(ctx, sdktrace.WithBatcher(exp))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = tp.Shutdown(context.Background()) })
+
 	off, reviewers := benchApp(b)
 	cfg := off.Config
 	cfg.MetricsAddr = "127.0.0.1:0"
-	on := testenv.App(b, cfg) // the same database, task queue and seed
+	on := testenv.AppWith(b, cfg, app.WithTracerProvider(tp)) // the same database, task queue and seed
 	apps := submittedApps(b, off)
 	tokens := make([]string, len(reviewers))
 	for i, r := range reviewers {
@@ -109,7 +133,7 @@ func BenchmarkMetricsOverhead(b *testing.B) {
 	for _, ep := range []string{"queue", "submit"} {
 		offMed, onMed := median(results[ep+"/off"]), median(results[ep+"/on"])
 		// Printed, not logged: a parent benchmark's log is dropped.
-		fmt.Printf("metrics overhead %s: median %.0f ns/op off, %.0f ns/op on (%d rounds): %+.1f%%\n",
+		fmt.Printf("metrics and tracing overhead %s: median %.0f ns/op off, %.0f ns/op on (%d rounds): %+.1f%%\n",
 			ep, offMed, onMed, metricsRounds, 100*(onMed-offMed)/offMed)
 	}
 }
