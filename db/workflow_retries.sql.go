@@ -10,29 +10,6 @@ import (
 	"time"
 )
 
-const foundryProjectReopen = `-- name: FoundryProjectReopen :exec
-WITH p AS (
-    UPDATE foundry_projects
-    SET status = 'running', updated_at = now()
-    WHERE workflow_id = $1 AND status <> 'succeeded'
-    RETURNING id
-)
-UPDATE foundry_steps s
-SET status = 'pending', started_at = NULL, finished_at = NULL, detail = ''
-FROM p
-WHERE s.project_id = p.id AND s.status <> 'succeeded'
-`
-
-// A retried launch runs again on its project: the project is running
-// again (a unique violation when another live project has taken its name
-// since it failed), and its steps that did not succeed are pending again;
-// steps that succeeded keep their outcome (their activities find their
-// work done).
-func (q *Queries) FoundryProjectReopen(ctx context.Context, workflowID string) error {
-	_, err := q.db.Exec(ctx, foundryProjectReopen, workflowID)
-	return err
-}
-
 const workflowRetryKnown = `-- name: WorkflowRetryKnown :many
 SELECT workflow_id, max(created_at)::timestamptz AS last_queued_at
 FROM workflow_starts

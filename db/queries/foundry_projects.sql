@@ -53,3 +53,20 @@ RETURNING setup_dispatched_at::timestamptz;
 UPDATE foundry_projects
 SET setup_dispatched_at = NULL, updated_at = now()
 WHERE id = @id AND setup_dispatched_at = @dispatched_at::timestamptz;
+
+-- name: FoundryProjectReopen :exec
+-- A retried launch runs again on its project: the project is running
+-- again (a unique violation when another live project has taken its name
+-- since it failed), and its steps that did not succeed are pending again;
+-- steps that succeeded keep their outcome (their activities find their
+-- work done).
+WITH p AS (
+    UPDATE foundry_projects
+    SET status = 'running', updated_at = now()
+    WHERE workflow_id = @workflow_id AND status <> 'succeeded'
+    RETURNING id
+)
+UPDATE foundry_steps s
+SET status = 'pending', started_at = NULL, finished_at = NULL, detail = ''
+FROM p
+WHERE s.project_id = p.id AND s.status <> 'succeeded';
