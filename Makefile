@@ -65,7 +65,7 @@ test: tools ## run every test against a throw-away stack
 	go test -count=1 -timeout 20m -parallel 8 ./...
 
 reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injection on the real stack (toxiproxy, SIGKILLs, two replicas); table in docs/reliability.md (< 12 min)
-	go run ./reliability
+	go run ./dev/reliability
 
 bench: tools build ## measure the hot paths against pgbench on a seeded throw-away stack (< 10 min)
 	go run ./cmd/bench
@@ -115,7 +115,7 @@ web: web/node_modules/.package-lock.json ## build the front end: npm ci, API typ
 	$(WEB_NPM) run check
 	$(WEB_NPM) test
 	$(WEB_NPM) run build
-	cp web/node_modules/axe-core/axe.min.js testenv/browser/axe.min.js
+	cp web/node_modules/axe-core/axe.min.js dev/testenv/browser/axe.min.js
 
 # The dev loop builds into web/dev-dist (not web/dist, which Go embeds: a
 # Go build during a rebuild would find it half written).
@@ -126,7 +126,7 @@ web-dev: web/node_modules/.package-lock.json ## rebuild the front end into web/d
 # Like sqlc-diff: rebuild from the lockfile and fail when the committed
 # build, the generated types and rules, or the vendored axe-core differ.
 web-diff: web ## fail when the committed web/dist or generated front-end files are stale
-	@out=$$(git status --porcelain -- web/dist web/src/lib/api.d.ts web/src/lib/rules.gen.ts testenv/browser/axe.min.js); \
+	@out=$$(git status --porcelain -- web/dist web/src/lib/api.d.ts web/src/lib/rules.gen.ts dev/testenv/browser/axe.min.js); \
 	if [ -n "$$out" ]; then echo "web-diff: rebuild and commit (make web):"; echo "$$out"; exit 1; fi
 
 lint-openapi: web/node_modules/.package-lock.json ## lint api/openapi.yaml with the pinned redocly (0 errors)

@@ -7,11 +7,11 @@
 package activities
 
 import (
-	"hackdesk/codehost"
 	"hackdesk/db"
-	"hackdesk/mail"
-	"hackdesk/signing"
-	"hackdesk/storage"
+	"hackdesk/internal/platform/codehost"
+	"hackdesk/internal/platform/mail"
+	"hackdesk/internal/platform/signing"
+	"hackdesk/internal/platform/storage"
 )
 
 // EmailActivities record and deliver emails.

@@ -10,10 +10,10 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"hackdesk/broadcast"
 	"hackdesk/db"
-	"hackdesk/mail"
-	"hackdesk/signing"
+	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/platform/mail"
+	"hackdesk/internal/platform/signing"
 )
 
 // ErrTypeNoSigningKey is a non-retryable error: the worker has no

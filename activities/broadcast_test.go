@@ -13,11 +13,11 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"hackdesk/activities"
-	"hackdesk/broadcast"
 	"hackdesk/db"
-	"hackdesk/mail"
-	"hackdesk/signing"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/platform/mail"
+	"hackdesk/internal/platform/signing"
 )
 
 // broadcastSender counts what it sends by key, refuses some addresses for

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"hackdesk/db"
-	"hackdesk/storage"
+	"hackdesk/internal/platform/storage"
 )
 
 // CleanupResult says whether a stored object was deleted and why: the

@@ -10,7 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"hackdesk/db"
-	"hackdesk/mail"
+	"hackdesk/internal/platform/mail"
 )
 
 // Error types workflows see as non-retryable.

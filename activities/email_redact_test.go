@@ -7,8 +7,8 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/db"
-	"hackdesk/mail"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/mail"
 )
 
 // TestDeliverRedactsSecrets: once a confirmation (a secret-bearing kind) is

@@ -10,8 +10,8 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/db"
-	"hackdesk/mail"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/mail"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

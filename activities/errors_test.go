@@ -14,7 +14,7 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	hdworker "hackdesk/worker"
 )
 

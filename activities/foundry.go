@@ -9,9 +9,9 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
-	"hackdesk/codehost"
 	"hackdesk/db"
-	"hackdesk/foundry"
+	"hackdesk/internal/feature/foundry"
+	"hackdesk/internal/platform/codehost"
 )
 
 // FoundryActivities run the steps of a Foundry launch (package foundry) on

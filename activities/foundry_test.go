@@ -11,12 +11,12 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
-	"hackdesk/account"
 	"hackdesk/activities"
-	"hackdesk/codehost"
-	"hackdesk/codehost/fakegithub"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/fakegithub"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/platform/codehost"
 )
 
 // foundryWorld is a database with one running project and a stand-in

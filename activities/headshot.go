@@ -6,8 +6,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/onboarding"
-	"hackdesk/storage"
+	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/platform/storage"
 )
 
 // HeadshotActivities clean up replaced or removed headshots.

@@ -5,8 +5,8 @@ import (
 	"errors"
 
 	"hackdesk/db"
-	"hackdesk/hiring"
-	"hackdesk/term"
+	"hackdesk/internal/feature/hiring"
+	"hackdesk/internal/feature/term"
 )
 
 // The HiringFinalization workflow's activity types are package hiring's:

@@ -12,10 +12,10 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"hackdesk/activities"
-	"hackdesk/mail"
+	"hackdesk/dev/seed"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/mail"
 	"hackdesk/outbox"
-	"hackdesk/seed"
-	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
 

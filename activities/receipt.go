@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"hackdesk/db"
-	"hackdesk/membership"
+	"hackdesk/internal/feature/membership"
 )
 
 // ReceiptActivities apply shop receipts to memberships.

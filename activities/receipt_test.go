@@ -10,9 +10,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"hackdesk/activities"
-	"hackdesk/receipts"
-	"hackdesk/receipts/receipttest"
-	"hackdesk/testenv"
+	"hackdesk/dev/receipttest"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/receipts"
 )
 
 // TestApplyReceipt runs ApplyReceipt on PostgreSQL: a verified receipt pays

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/application"
 	"hackdesk/db"
+	"hackdesk/internal/feature/application"
 )
 
 // DeleteResumeInput names an object that may no longer be anyone's resume.

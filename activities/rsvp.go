@@ -3,9 +3,9 @@ package activities
 import (
 	"context"
 
-	"hackdesk/application"
 	"hackdesk/db"
-	"hackdesk/mail"
+	"hackdesk/internal/feature/application"
+	"hackdesk/internal/platform/mail"
 )
 
 // The RSVP activities of the RsvpDeadline workflow run the application

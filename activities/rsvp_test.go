@@ -9,10 +9,10 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/account"
 	"hackdesk/activities"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/account"
 )
 
 // rsvpWorld is a database with submitted applications and helpers to put

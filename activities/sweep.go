@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"hackdesk/db"
-	"hackdesk/idempotency"
-	"hackdesk/membership"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/platform/idempotency"
 )
 
 // SweepActivities delete expired rows (the Sweep workflow, on the

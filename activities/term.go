@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/onboarding"
+	"hackdesk/internal/feature/onboarding"
 )
 
 // TermActivities announce the exec forms' windows, remind those who have

@@ -10,7 +10,7 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // TestTermActivities runs the TermWindow activities on PostgreSQL: who is

@@ -8,8 +8,8 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/db"
+	"hackdesk/dev/testenv"
 	"hackdesk/outbox"
-	"hackdesk/testenv"
 	hdworker "hackdesk/worker"
 	"hackdesk/workflows"
 )

@@ -11,9 +11,9 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"hackdesk/activities"
-	"hackdesk/mail"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/mail"
 	"hackdesk/outbox"
-	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
 

@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"time"
 
-	"hackdesk/account"
-	"hackdesk/apperr"
-	"hackdesk/auth"
 	"hackdesk/db"
-	"hackdesk/membership"
-	"hackdesk/ratelimit"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/auth"
+	"hackdesk/internal/platform/ratelimit"
 )
 
 // forgotFloor is the least time forgot-password takes, so a known and an

@@ -8,8 +8,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/review"
+	"hackdesk/internal/feature/review"
+	"hackdesk/internal/platform/apperr"
 )
 
 // joinSet lists the values of set for a field error ("must be one of a,

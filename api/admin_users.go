@@ -6,8 +6,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/account"
 	"hackdesk/db"
+	"hackdesk/internal/feature/account"
 )
 
 // listUsers is GET /api/admin/users?q=&role=&page=&page_size=: the

@@ -3,8 +3,8 @@ package api
 import (
 	"net/http"
 
-	"hackdesk/application"
 	"hackdesk/db"
+	"hackdesk/internal/feature/application"
 )
 
 // createApplication starts the caller's draft, prefilled with their email

@@ -6,10 +6,10 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/broadcast"
 	"hackdesk/db"
-	"hackdesk/idempotency"
+	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/idempotency"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"hackdesk/config"
+	"hackdesk/internal/platform/config"
 )
 
 // The unsubscribe route takes what mail clients send and refuses tokens it

@@ -3,21 +3,21 @@ package api
 import (
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/conflict"
+	"hackdesk/internal/feature/coi"
+	"hackdesk/internal/platform/apperr"
 )
 
 // conflictOf applies the conflict-of-interest rule (package conflict) to
 // the caller and an application: its applicant and team list.
-func conflictOf(p *Principal, applicant uuid.UUID, teamMembers string) conflict.Kind {
-	return conflict.Of(conflict.Actor{ProfileID: p.ProfileID, Email: p.Email},
-		conflict.Application{ProfileID: applicant, TeamMembers: teamMembers})
+func conflictOf(p *Principal, applicant uuid.UUID, teamMembers string) coi.Kind {
+	return coi.Of(coi.Actor{ProfileID: p.ProfileID, Email: p.Email},
+		coi.Application{ProfileID: applicant, TeamMembers: teamMembers})
 }
 
 // conflictErr is the 403 that refuses an action ("review", "decide on",
 // "change the status of") for a conflict, naming it; nil for none.
-func conflictErr(k conflict.Kind, action string) error {
-	if k == conflict.None {
+func conflictErr(k coi.Kind, action string) error {
+	if k == coi.None {
 		return nil
 	}
 	return apperr.WithMessage(apperr.Forbidden, "Forbidden", k.Message(action))

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"hackdesk/db"
-	"hackdesk/review"
+	"hackdesk/internal/feature/review"
 )
 
 // dashboard is GET /api/admin/dashboard?interval=1|24 (superadmin). The

@@ -4,10 +4,10 @@ import (
 	"net/http"
 	"strings"
 
-	"hackdesk/application"
-	"hackdesk/conflict"
 	"hackdesk/db"
-	"hackdesk/idempotency"
+	"hackdesk/internal/feature/application"
+	"hackdesk/internal/feature/coi"
+	"hackdesk/internal/platform/idempotency"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
@@ -27,7 +27,7 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	caller := principalFrom(ctx)
-	actor := conflict.Actor{ProfileID: caller.ProfileID, Email: caller.Email}
+	actor := coi.Actor{ProfileID: caller.ProfileID, Email: caller.Email}
 	once := idempotency.Request{Actor: caller.ProfileID, Route: "POST /api/admin/applications/decisions",
 		Key: r.Header.Get(idempotency.Header), Body: &req}
 	out, err := s.idem.Run(ctx, once, func(q *db.Queries) (idempotency.Answer, error) {

@@ -11,7 +11,7 @@ import (
 	"os"
 	"strings"
 
-	"hackdesk/apperr"
+	"hackdesk/internal/platform/apperr"
 )
 
 // maxJSONBody caps every JSON request body at 1 MiB; a longer body is

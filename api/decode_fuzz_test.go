@@ -11,12 +11,12 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"hackdesk/account"
-	"hackdesk/apperr"
-	"hackdesk/application"
-	"hackdesk/auth"
 	"hackdesk/db"
-	"hackdesk/patch"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/feature/application"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/auth"
+	"hackdesk/internal/platform/patch"
 )
 
 // Fuzz targets for the one JSON decoder (decode.go), the PATCH field types

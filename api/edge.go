@@ -11,9 +11,9 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/config"
-	"hackdesk/edge"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/edge"
 )
 
 // edgeConfig holds what the middleware in front of every handler needs

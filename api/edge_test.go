@@ -11,8 +11,8 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"go.yaml.in/yaml/v3"
 
-	"hackdesk/config"
-	"hackdesk/edge"
+	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/edge"
 )
 
 // The headers chi's RealIP believed are never read: with nothing trusted

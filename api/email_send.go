@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"hackdesk/db"
-	"hackdesk/mail"
+	"hackdesk/internal/platform/mail"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )

@@ -3,8 +3,8 @@ package api
 import (
 	"net/http"
 
-	"hackdesk/apperr"
-	"hackdesk/mail"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/mail"
 )
 
 // listEmails is GET /api/admin/emails?to=&kind=&page=&page_size=: the

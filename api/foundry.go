@@ -8,10 +8,10 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/codehost"
 	"hackdesk/db"
-	"hackdesk/foundry"
+	"hackdesk/internal/feature/foundry"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/codehost"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )

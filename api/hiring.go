@@ -7,9 +7,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/hiring"
+	"hackdesk/internal/feature/hiring"
+	"hackdesk/internal/platform/apperr"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )

@@ -9,9 +9,9 @@ import (
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/hiring"
+	"hackdesk/internal/feature/hiring"
+	"hackdesk/internal/platform/apperr"
 	"hackdesk/workflows"
 )
 

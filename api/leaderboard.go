@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/review"
+	"hackdesk/internal/feature/review"
+	"hackdesk/internal/platform/apperr"
 )
 
 // leaderboardTimeout bounds the whole leaderboard request.

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"strconv"
 
-	"hackdesk/apperr"
+	"hackdesk/internal/platform/apperr"
 )
 
 // page is the parsed ?page=&page_size= of a list request. Every list

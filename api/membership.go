@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/membership"
-	"hackdesk/term"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/feature/term"
 )
 
 // getMembership is GET /api/membership: the caller's membership of the

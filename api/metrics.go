@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/membership"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/platform/apperr"
 )
 
 // webhookOutcome is the outcome label of a membership webhook post: the

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 	dto "github.com/prometheus/client_model/go"
 
-	"hackdesk/metrics"
+	"hackdesk/internal/platform/metrics"
 )
 
 // TestMetricsRouteLabels sends requests that carry an id, an unknown path

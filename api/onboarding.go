@@ -10,12 +10,12 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/hiring"
-	"hackdesk/onboarding"
+	"hackdesk/internal/feature/hiring"
+	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/feature/term"
+	"hackdesk/internal/platform/apperr"
 	"hackdesk/outbox"
-	"hackdesk/term"
 	"hackdesk/workflows"
 )
 

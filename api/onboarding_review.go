@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"net/http"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/hiring"
-	"hackdesk/onboarding"
-	"hackdesk/term"
+	"hackdesk/internal/feature/hiring"
+	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/feature/term"
+	"hackdesk/internal/platform/apperr"
 )
 
 // reviewSubmissions loads the submissions a VP (their subteam) or a

@@ -11,15 +11,15 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"hackdesk/account"
-	"hackdesk/apperr"
-	"hackdesk/application"
-	"hackdesk/broadcast"
-	"hackdesk/foundry"
-	"hackdesk/hiring"
-	"hackdesk/membership"
-	"hackdesk/review"
-	"hackdesk/term"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/feature/application"
+	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/feature/foundry"
+	"hackdesk/internal/feature/hiring"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/feature/review"
+	"hackdesk/internal/feature/term"
+	"hackdesk/internal/platform/apperr"
 )
 
 // The web pages validate with the limits, patterns and enums that

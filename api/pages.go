@@ -10,11 +10,11 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
-	"hackdesk/apperr"
-	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/edge"
-	"hackdesk/onboarding"
+	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/edge"
 	"hackdesk/web"
 )
 

@@ -16,10 +16,10 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/account"
-	"hackdesk/apperr"
-	"hackdesk/config"
 	"hackdesk/db"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/config"
 	"hackdesk/web"
 )
 

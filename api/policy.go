@@ -7,8 +7,8 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/edge"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/edge"
 )
 
 // Policy is who may call a route. Every route declares one in the route

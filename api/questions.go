@@ -7,7 +7,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/hiring"
+	"hackdesk/internal/feature/hiring"
 )
 
 // listQuestions is GET /api/applications/review/questions (VP,

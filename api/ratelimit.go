@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"strconv"
 
-	"hackdesk/apperr"
-	"hackdesk/ratelimit"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/ratelimit"
 )
 
 // The limits a server is built with (package ratelimit).

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/apperr"
-	"hackdesk/ratelimit"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/ratelimit"
 )
 
 // TestLimitAnswers: a refusal is 429 with Retry-After the limit's window;

@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/membership"
-	"hackdesk/receipts"
-	"hackdesk/signing"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/platform/receipts"
+	"hackdesk/internal/platform/signing"
 )
 
 // signers derives the QR signer from SIGNING_KEY and picks the DKIM key

@@ -9,9 +9,9 @@ import (
 
 	"github.com/go-chi/chi/v5/middleware"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/storage"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/storage"
 )
 
 // errorBody is every non-2xx JSON body: the service document's {error,

@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"hackdesk/apperr"
+	"hackdesk/internal/platform/apperr"
 )
 
 type sample struct {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/application"
 	"hackdesk/db"
+	"hackdesk/internal/feature/application"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"hackdesk/db"
-	"hackdesk/review"
+	"hackdesk/internal/feature/review"
 )
 
 // reviewer is the caller as the review rules see them.

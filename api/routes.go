@@ -1,7 +1,7 @@
 package api
 
 import (
-	"hackdesk/onboarding"
+	"hackdesk/internal/feature/onboarding"
 	"hackdesk/web"
 )
 

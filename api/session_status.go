@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"hackdesk/account"
+	"hackdesk/internal/feature/account"
 )
 
 // sessionStatus answers whether the caller is signed in, and as whom,

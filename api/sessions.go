@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"hackdesk/account"
 	"hackdesk/db"
+	"hackdesk/internal/feature/account"
 )
 
 // sessionCookie carries the session token to browsers.

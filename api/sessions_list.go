@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"hackdesk/account"
+	"hackdesk/internal/feature/account"
 )
 
 // caller is the signed-in caller as the session rules see them.

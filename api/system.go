@@ -10,9 +10,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/runs"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/runs"
 )
 
 // requestWindow counts the requests the server answered, and its 5xx

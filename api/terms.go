@@ -7,10 +7,10 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
+	"hackdesk/internal/feature/term"
+	"hackdesk/internal/platform/apperr"
 	"hackdesk/outbox"
-	"hackdesk/term"
 	"hackdesk/workflows"
 )
 

@@ -5,9 +5,9 @@ import (
 	"net/http"
 	"strings"
 
-	"hackdesk/apperr"
-	"hackdesk/broadcast"
 	"hackdesk/db"
+	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/platform/apperr"
 )
 
 var errUnsubscribeBody = apperr.WithMessage(apperr.Unsupported, "Unsupported media type",

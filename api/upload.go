@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/apperr"
-	"hackdesk/resume"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/resume"
 )
 
 // The reading of multipart uploads (resumes, headshots): deadlines, size

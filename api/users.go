@@ -3,7 +3,7 @@ package api
 import (
 	"net/http"
 
-	"hackdesk/account"
+	"hackdesk/internal/feature/account"
 )
 
 // searchUsers is GET /api/users/emails?q=&limit=: confirmed accounts whose

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"time"
 
-	"hackdesk/apperr"
 	"hackdesk/db"
-	"hackdesk/membership"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/receipts"
 	"hackdesk/outbox"
-	"hackdesk/receipts"
 	"hackdesk/workflows"
 )
 

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/config"
-	"hackdesk/receipts/receipttest"
+	"hackdesk/dev/receipttest"
+	"hackdesk/internal/platform/config"
 )
 
 // A post that finds every place of the webhook's gate taken is answered

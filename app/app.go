@@ -20,14 +20,14 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/api"
-	"hackdesk/broadcast"
-	"hackdesk/codehost"
-	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/mail"
-	"hackdesk/metrics"
+	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/platform/codehost"
+	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/mail"
+	"hackdesk/internal/platform/metrics"
+	"hackdesk/internal/platform/storage"
 	"hackdesk/outbox"
-	"hackdesk/storage"
 	"hackdesk/worker"
 )
 

@@ -5,9 +5,9 @@ import (
 	"io"
 	"log/slog"
 
-	"hackdesk/codehost/fakegithub"
-	"hackdesk/config"
-	"hackdesk/devstack"
+	"hackdesk/dev/devstack"
+	"hackdesk/dev/fakegithub"
+	"hackdesk/internal/platform/config"
 )
 
 // DevOptions configure `hackdesk dev`.

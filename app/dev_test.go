@@ -18,11 +18,11 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/app"
-	"hackdesk/config"
-	"hackdesk/devstack"
+	"hackdesk/dev/devstack"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/schedules"
 	"hackdesk/outbox"
-	"hackdesk/schedules"
-	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
 

@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"hackdesk/config"
-	"hackdesk/receipts/receipttest"
+	"hackdesk/dev/receipttest"
+	"hackdesk/internal/platform/config"
 )
 
 // DevShop is the local stack's stand-in campus shop: its DKIM key (domain

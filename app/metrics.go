@@ -11,8 +11,8 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"hackdesk/config"
-	"hackdesk/metrics"
+	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/metrics"
 )
 
 // appMetrics is what an App keeps of its metrics: the listener serving

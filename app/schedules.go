@@ -4,7 +4,7 @@ import (
 	"context"
 	"strings"
 
-	"hackdesk/schedules"
+	"hackdesk/internal/platform/schedules"
 )
 
 // EnsureSchedules creates hackdesk's Temporal Schedules (package

@@ -3,7 +3,7 @@ package app
 import (
 	"testing"
 
-	"hackdesk/config"
+	"hackdesk/internal/platform/config"
 )
 
 func TestTemporalTLS(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/interceptor"
 
 	"hackdesk/db"
-	"hackdesk/tracing"
+	"hackdesk/internal/platform/tracing"
 )
 
 // Option adjusts Open.

@@ -4,12 +4,12 @@ import (
 	"context"
 	"testing"
 
-	"hackdesk/conflict"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/coi"
 )
 
 // The review queue and the review insert test team lists in SQL
-// (team_lists_email); everything else uses conflict.TeamLists. Both are
+// (team_lists_email); everything else uses coi.TeamLists. Both are
 // the one rule, so they answer alike.
 func TestTeamListsEmailMatchesConflictRule(t *testing.T) {
 	t.Parallel()
@@ -35,8 +35,8 @@ func TestTeamListsEmailMatchesConflictRule(t *testing.T) {
 		if err := s.Pool().QueryRow(ctx, `SELECT team_lists_email($1, $2)`, c.team, c.email).Scan(&sql); err != nil {
 			t.Fatal(err)
 		}
-		if got := conflict.TeamLists(c.team, c.email); got != sql {
-			t.Errorf("team %q, email %q: conflict.TeamLists = %v, team_lists_email = %v", c.team, c.email, got, sql)
+		if got := coi.TeamLists(c.team, c.email); got != sql {
+			t.Errorf("team %q, email %q: coi.TeamLists = %v, team_lists_email = %v", c.team, c.email, got, sql)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // TestQuestionRules checks the question bank's rules the schema keeps:

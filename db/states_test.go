@@ -6,15 +6,15 @@ import (
 	"slices"
 	"testing"
 
-	"hackdesk/application"
-	"hackdesk/broadcast"
-	"hackdesk/foundry"
-	"hackdesk/hiring"
-	"hackdesk/mail"
-	"hackdesk/membership"
-	"hackdesk/onboarding"
-	"hackdesk/resume"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/application"
+	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/feature/foundry"
+	"hackdesk/internal/feature/hiring"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/platform/mail"
+	"hackdesk/internal/platform/resume"
 )
 
 // strs turns a set of typed constants into their values.

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"hackdesk/app"
-	"hackdesk/auth"
 	"hackdesk/db"
-	"hackdesk/mail"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/auth"
+	"hackdesk/internal/platform/mail"
 )
 
 func dbEmailFilter(to, kind string) db.EmailListParams {

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	acct "hackdesk/account"
 	"hackdesk/app"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	acct "hackdesk/internal/feature/account"
 )
 
 var linkToken = regexp.MustCompile(`\?token=([A-Za-z0-9_%-]+)`)

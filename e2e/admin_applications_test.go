@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // adminRowJSON is one row of GET /api/admin/applications.

@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/resume"
-	"hackdesk/review"
+	"hackdesk/internal/feature/review"
+	"hackdesk/internal/platform/resume"
 )
 
 // member creates a confirmed account and returns a signed-in client and

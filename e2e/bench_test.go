@@ -12,8 +12,8 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/db"
-	"hackdesk/seed"
-	"hackdesk/testenv"
+	"hackdesk/dev/seed"
+	"hackdesk/dev/testenv"
 )
 
 // benchApp is a running App over 5,000 seeded submitted applications, 50

@@ -14,8 +14,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/broadcast"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/broadcast"
 	"hackdesk/workflows"
 )
 

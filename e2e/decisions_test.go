@@ -12,7 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // decAccount creates a confirmed account with a role (named by its email)

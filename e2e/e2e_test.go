@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // TestMain starts the shared services and, after the tests, closes the

@@ -12,7 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // loginAttempt is a failed login from the same machine (loopback) for an

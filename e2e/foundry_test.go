@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	"hackdesk/workflows"
 )
 

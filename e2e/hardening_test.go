@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	acct "hackdesk/account"
+	acct "hackdesk/internal/feature/account"
 	"io"
 	"mime/multipart"
 	"net/http"
@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"hackdesk/api"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // TestForgotPasswordNoLockout: the 429 of forgot-password counts per email

@@ -12,7 +12,7 @@ import (
 	temporalclient "go.temporal.io/sdk/client"
 
 	"hackdesk/api"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	"hackdesk/workflows"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"hackdesk/activities"
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	"hackdesk/workflows"
 )
 

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // hiringTermVia creates a term through the API and returns its id.

@@ -17,9 +17,9 @@ import (
 	"github.com/makiuchi-d/gozxing/qrcode"
 
 	"hackdesk/app"
-	"hackdesk/membership"
-	"hackdesk/receipts/receipttest"
-	"hackdesk/testenv"
+	"hackdesk/dev/receipttest"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/membership"
 	"hackdesk/workflows"
 )
 

@@ -14,7 +14,7 @@ import (
 	"github.com/prometheus/common/model"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // scrape reads the app's /metrics from its metrics listener.

@@ -18,8 +18,8 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/tracing"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/tracing"
 )
 
 // metricsRounds is how many times each (endpoint, observability on/off) pair is

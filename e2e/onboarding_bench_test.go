@@ -14,8 +14,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/onboarding"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/onboarding"
 )
 
 // BenchmarkOnboardingExports exports 2,000 submissions as CSV and 300

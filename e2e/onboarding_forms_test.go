@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // TestOnboardingForms covers both forms, one step after another on the

@@ -16,7 +16,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // jpegFile is the start of a JPEG image.

@@ -15,8 +15,8 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/db"
+	"hackdesk/dev/testenv"
 	"hackdesk/outbox"
-	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
 

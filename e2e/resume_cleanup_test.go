@@ -12,7 +12,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	"hackdesk/workflows"
 )
 

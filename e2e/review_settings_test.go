@@ -3,7 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	"math"
 	"net/http"
 	"testing"

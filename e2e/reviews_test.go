@@ -13,7 +13,7 @@ import (
 
 	"hackdesk/api"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 func next(t *testing.T, c *client) (uuid.UUID, int) {

@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/api"
-	"hackdesk/membership"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/membership"
 )
 
 // caller is one identity of the role matrix.

@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	"hackdesk/workflows"
 )
 

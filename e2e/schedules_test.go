@@ -15,8 +15,8 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"hackdesk/app"
-	"hackdesk/schedules"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/schedules"
 	"hackdesk/workflows"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 // account creates a confirmed account with a role, whose password is

@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/uuid"
 
-	acct "hackdesk/account"
 	"hackdesk/app"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	acct "hackdesk/internal/feature/account"
 )
 
 // sessionAt opens a session straight in the database as if it had been

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 	"hackdesk/workflows"
 )
 

@@ -15,10 +15,10 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"hackdesk/app"
-	"hackdesk/membership"
-	"hackdesk/receipts/receipttest"
-	"hackdesk/testenv"
-	"hackdesk/tracing"
+	"hackdesk/dev/receipttest"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/platform/tracing"
 	"hackdesk/workflows"
 )
 

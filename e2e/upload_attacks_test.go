@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"hackdesk/app"
-	"hackdesk/resume"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/resume"
 )
 
 // The upload attack set: hostile files and hostile clients against the

@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"testing"
 
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv/browser"
 )
 
 // A new person signs up on /signup, confirms the address by the emailed

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // The application's steps (shown as one screen each at 40 rem and wider)

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv/browser"
 )
 
 // peopleShot saves a screenshot of the page's state under $WEB_SHOTS, when

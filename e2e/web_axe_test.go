@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv/browser"
 )
 
 // axe-core (the quality bar's tags: WCAG 2.0, 2.1 and 2.2, A and AA) finds

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // webBroadcastApp starts an App for the browser tests (see webApp) whose

@@ -14,7 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv/browser"
 )
 
 // dashStatuses are the breakdown's keys by the label the page gives them.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // webCatcherApp starts an App as the local stack runs: the log mail driver

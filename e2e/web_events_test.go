@@ -5,7 +5,7 @@ import (
 	"net/url"
 	"testing"
 
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv/browser"
 )
 
 // /events joins the active term with "Join for <term>" and shows the

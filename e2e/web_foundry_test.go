@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // foundryStepNames are the launch steps as the project page names them.

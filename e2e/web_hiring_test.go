@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // hiringPageSelection is the status of an applicant's selection as stored.

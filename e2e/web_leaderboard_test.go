@@ -12,8 +12,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // boardJSON is GET /api/admin/leaderboard's answer without reviewerId.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv/browser"
 )
 
 // joinedWithQR makes a member who joined the active term and returns

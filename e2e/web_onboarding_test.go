@@ -18,8 +18,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // pngImage is a small real PNG (the page previews it), different per seed.

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"hackdesk/receipts/receipttest"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/receipttest"
+	"hackdesk/dev/testenv/browser"
 )
 
 // An exec lists the shop's receipts, filters them to the parked ones (the

@@ -11,8 +11,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // reviewSeed makes three submitted applications: one with a PDF resume,

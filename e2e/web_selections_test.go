@@ -13,8 +13,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // selRound is the hiring data of the selections and question-bank pages:

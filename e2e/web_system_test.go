@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/runs"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
+	"hackdesk/internal/platform/runs"
 )
 
 // sysRow is the failed runs table's row of a workflow id, nil without one.

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv/browser"
 )
 
 // termsPageTerm is a term as the API answers it.

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"hackdesk/app"
-	"hackdesk/testenv"
-	"hackdesk/testenv/browser"
+	"hackdesk/dev/testenv"
+	"hackdesk/dev/testenv/browser"
 )
 
 // browserMu lets one browser test run at a time. Chromium gives each Page a

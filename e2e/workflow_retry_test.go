@@ -14,9 +14,9 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/db"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/runs"
 	"hackdesk/outbox"
-	"hackdesk/runs"
-	"hackdesk/testenv"
 	"hackdesk/workflows"
 )
 

@@ -11,8 +11,8 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/db"
-	"hackdesk/metrics"
-	"hackdesk/tracing"
+	"hackdesk/internal/platform/metrics"
+	"hackdesk/internal/platform/tracing"
 	"hackdesk/workflows"
 )
 

@@ -21,7 +21,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/db"
-	"hackdesk/tracing"
+	"hackdesk/internal/platform/tracing"
 	"hackdesk/workflows"
 )
 

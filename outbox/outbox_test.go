@@ -19,9 +19,9 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/db"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/tracing"
 	"hackdesk/outbox"
-	"hackdesk/testenv"
-	"hackdesk/tracing"
 	"hackdesk/workflows"
 )
 

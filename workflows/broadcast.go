@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
-	"hackdesk/broadcast"
+	"hackdesk/internal/feature/broadcast"
 )
 
 // Sizes of a broadcast's work.

@@ -18,7 +18,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
-	"hackdesk/broadcast"
+	"hackdesk/internal/feature/broadcast"
 	"hackdesk/workflows"
 )
 

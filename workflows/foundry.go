@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
-	"hackdesk/foundry"
+	"hackdesk/internal/feature/foundry"
 )
 
 // The steps of a Foundry launch, in order, as recorded on the project.

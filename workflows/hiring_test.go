@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"hackdesk/activities"
-	"hackdesk/hiring"
+	"hackdesk/internal/feature/hiring"
 	"hackdesk/workflows"
 )
 

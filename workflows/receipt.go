@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
-	"hackdesk/membership"
+	"hackdesk/internal/feature/membership"
 )
 
 // ReceiptProcessingInput names a stored, verified shop receipt.

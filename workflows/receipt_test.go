@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"hackdesk/activities"
-	"hackdesk/membership"
+	"hackdesk/internal/feature/membership"
 	"hackdesk/workflows"
 )
 

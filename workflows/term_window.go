@@ -9,7 +9,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
-	"hackdesk/onboarding"
+	"hackdesk/internal/feature/onboarding"
 )
 
 // TermWindowReminderLead is how long before a form window closes those who

@@ -17,8 +17,8 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"hackdesk/activities"
-	"hackdesk/broadcast"
 	"hackdesk/db"
+	"hackdesk/internal/feature/broadcast"
 	"hackdesk/outbox"
 	"hackdesk/worker"
 	"hackdesk/workflows"

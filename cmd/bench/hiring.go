@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"hackdesk/activities"
-	"hackdesk/seed"
+	"hackdesk/dev/seed"
 	"hackdesk/workflows"
 )
 

@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/receipts/receipttest"
+	"hackdesk/dev/receipttest"
 )
 
 // Load phase sizes (issue 17): reviewers and webhook posters together.

@@ -17,8 +17,8 @@ import (
 	"time"
 
 	"hackdesk/app"
-	"hackdesk/config"
-	"hackdesk/devstack"
+	"hackdesk/dev/devstack"
+	"hackdesk/internal/platform/config"
 )
 
 // Phase lengths and sizes (issue "Benchmarks").

@@ -22,13 +22,13 @@ import (
 
 	"github.com/google/uuid"
 
-	"hackdesk/account"
 	"hackdesk/app"
-	"hackdesk/auth"
-	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/devstack"
-	"hackdesk/mail"
+	"hackdesk/dev/devstack"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/platform/auth"
+	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/mail"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )

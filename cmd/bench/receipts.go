@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"hackdesk/app"
-	"hackdesk/config"
-	"hackdesk/receipts/receipttest"
+	"hackdesk/dev/receipttest"
+	"hackdesk/internal/platform/config"
 )
 
 // benchReceipts is how many distinct signed receipts the webhook phase

@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 
 	"hackdesk/app"
-	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/devstack"
+	"hackdesk/dev/devstack"
+	"hackdesk/internal/platform/config"
 )
 
 // loadConfig reads the environment and validates it for role.

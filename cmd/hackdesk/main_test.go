@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"hackdesk/auth"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/auth"
 )
 
 func TestMain(m *testing.M) { testenv.Main(m) }

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"hackdesk/app"
-	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/receipts/receipttest"
+	"hackdesk/dev/receipttest"
+	"hackdesk/internal/platform/config"
 )
 
 // runReceipts is `hackdesk receipts sample`: a campus-shop receipt signed

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/account"
 	"hackdesk/app"
-	"hackdesk/receipts"
-	"hackdesk/receipts/receipttest"
-	"hackdesk/testenv"
+	"hackdesk/dev/receipttest"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/platform/receipts"
 )
 
 // `hackdesk receipts sample` prints a receipt signed by the dev shop, and

@@ -9,9 +9,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/seed"
+	"hackdesk/dev/seed"
+	"hackdesk/internal/platform/config"
 )
 
 // runSeed is `hackdesk seed`: demo and benchmark data in the dev cluster

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
 )
 
 func TestSeedCommand(t *testing.T) {

@@ -9,11 +9,11 @@ import (
 	"os"
 	"strings"
 
-	"hackdesk/account"
-	"hackdesk/auth"
-	"hackdesk/config"
 	"hackdesk/db"
-	"hackdesk/devstack"
+	"hackdesk/dev/devstack"
+	"hackdesk/internal/feature/account"
+	"hackdesk/internal/platform/auth"
+	"hackdesk/internal/platform/config"
 )
 
 // runUsers is `hackdesk users create|grant`, for bootstrapping the first

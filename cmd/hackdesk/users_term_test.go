@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"hackdesk/account"
 	"hackdesk/db"
-	"hackdesk/testenv"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/account"
 )
 
 // TestUsersGrantTerm covers `users grant --exec ... --term`: the term by

@@ -19,10 +19,10 @@ import (
 	sdkworker "go.temporal.io/sdk/worker"
 
 	"hackdesk/activities"
-	"hackdesk/broadcast"
-	"hackdesk/devstack"
+	"hackdesk/dev/devstack"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/broadcast"
 	"hackdesk/outbox"
-	"hackdesk/testenv"
 	hdworker "hackdesk/worker"
 	"hackdesk/workflows"
 )

@@ -1,0 +1,174 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"hackdesk/db"
+	"hackdesk/internal/feature/application"
+	"hackdesk/internal/feature/coi"
+	"hackdesk/internal/platform/apperr"
+)
+
+// Sorts are the columns the admin applications table sorts by;
+// AdminApplicationList knows only these.
+var Sorts = []string{"created_at", "name", "email", "university", "gender", "reviews", "score", "normalized_score"}
+
+// Orders are the sort directions.
+var Orders = []string{"asc", "desc"}
+
+// maxSearch is the longest search of the admin table, in bytes.
+const maxSearch = 100
+
+// ListQuery is the query of the admin applications table: a search in the
+// email or name, a status, a sort column and direction. Empty values mean
+// no search, every status, newest first.
+type ListQuery struct {
+	Q, Status, Sort, Order string
+}
+
+// Validate checks each value against its set and fills the defaults.
+func (lq *ListQuery) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	lq.Sort = oneOf(f, "sort", lq.Sort, "created_at", Sorts)
+	lq.Order = oneOf(f, "order", lq.Order, "desc", Orders)
+	lq.Status = string(oneOf(f, "status", application.Status(lq.Status), "", application.Statuses()))
+	lq.Q = strings.ToLower(strings.TrimSpace(lq.Q))
+	if len(lq.Q) > maxSearch {
+		f.Add("q", "must be at most 100 characters")
+	}
+	return f
+}
+
+// oneOf is v when it is in set, def when v is empty; otherwise it adds
+// the field error and answers def.
+func oneOf[T ~string](f apperr.Fields, name string, v, def T, set []T) T {
+	if v == "" {
+		return def
+	}
+	if slices.Contains(set, v) {
+		return v
+	}
+	names := make([]string, len(set))
+	for i, s := range set {
+		names[i] = string(s)
+	}
+	f.Add(name, "must be one of "+strings.Join(names, ", "))
+	return def
+}
+
+// params are the query's filters as the list and count queries take them.
+func (lq ListQuery) params() (status, pattern *string) {
+	if lq.Status != "" {
+		status = &lq.Status
+	}
+	if lq.Q != "" {
+		p := db.LikeContains(lq.Q)
+		pattern = &p
+	}
+	return status, pattern
+}
+
+// AdminRow is one row of the admin applications table.
+type AdminRow struct {
+	ID         uuid.UUID `json:"id"`
+	Name       *string   `json:"name"`
+	Email      string    `json:"email"`
+	University *string   `json:"university"`
+	Gender     *string   `json:"gender"`
+	Reviews    int32     `json:"reviews"`
+	Date       time.Time `json:"date"` // submitted, else created
+	Status     string    `json:"status"`
+	Decision   *string   `json:"decision"`
+	Rsvp       *string   `json:"rsvp"`
+	// The mean raw total (0-15) of the reviews and the mean of their
+	// normalized scores (z); null when unreviewed.
+	Score           *float64 `json:"score"`
+	NormalizedScore *float64 `json:"normalized_score"`
+}
+
+func toAdminRow(a db.AdminApplicationListRow) AdminRow {
+	date := a.CreatedAt
+	if a.SubmittedAt != nil {
+		date = *a.SubmittedAt
+	}
+	return AdminRow{
+		ID: a.ID, Name: a.Name, Email: a.Email, University: a.University, Gender: a.Gender,
+		Reviews: a.ReviewCount, Date: date, Status: a.Status, Decision: a.Decision, Rsvp: a.Rsvp,
+		Score: a.Score, NormalizedScore: a.NormalizedScore,
+	}
+}
+
+// List is one page of the admin applications table (drafts too) and the
+// number of rows across every page. lq must have been validated.
+func List(ctx context.Context, q *db.Queries, lq ListQuery, limit, offset int32) ([]AdminRow, int64, error) {
+	status, pattern := lq.params()
+	rows, err := q.AdminApplicationList(ctx, db.AdminApplicationListParams{
+		Status: status, Pattern: pattern, Sort: lq.Sort, OrderDir: lq.Order,
+		PageLimit: limit, PageOffset: offset,
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	total, err := q.AdminApplicationCount(ctx, db.AdminApplicationCountParams{Status: status, Pattern: pattern})
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]AdminRow, len(rows))
+	for i, a := range rows {
+		out[i] = toAdminRow(a)
+	}
+	return out, total, nil
+}
+
+// AdminReview is one review of an application with its reviewer.
+type AdminReview struct {
+	ID            uuid.UUID `json:"id"`
+	ReviewerID    uuid.UUID `json:"reviewer_id"`
+	ReviewerName  *string   `json:"reviewer_name"`
+	ReviewerEmail string    `json:"reviewer_email"`
+	ResumeScore   int32     `json:"resume_score"`
+	LinksScore    int32     `json:"links_score"`
+	Q1Score       int32     `json:"q1_score"`
+	Q2Score       int32     `json:"q2_score"`
+	ReviewedAt    time.Time `json:"reviewed_at"`
+	// Total is the sum of the scores (0-15); NormalizedScore its z-score
+	// (see review_scores in migration 00019).
+	Total           int32   `json:"total"`
+	NormalizedScore float64 `json:"normalized_score"`
+}
+
+// ReviewsOf are the reviews of application id as r may see them, oldest
+// first. The reviews of r's own application, or of one whose team lists
+// r, are withheld: none, and hidden true. ErrApplicationNotFound for an
+// unknown id.
+func ReviewsOf(ctx context.Context, q *db.Queries, r Reviewer, id uuid.UUID) (reviews []AdminReview, hidden bool, err error) {
+	app, err := q.ApplicationReviewConflict(ctx, id)
+	if errors.Is(err, db.ErrNotFound) {
+		return nil, false, ErrApplicationNotFound
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	reviews = []AdminReview{}
+	if conflictOf(r, app) != coi.None {
+		return reviews, true, nil
+	}
+	rows, err := q.ReviewsForApplication(ctx, id)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, rv := range rows {
+		reviews = append(reviews, AdminReview{
+			ID: rv.ID, ReviewerID: rv.ReviewerID, ReviewerName: rv.ReviewerName, ReviewerEmail: rv.ReviewerEmail,
+			ResumeScore: rv.ResumeScore, LinksScore: rv.LinksScore, Q1Score: rv.Q1Score, Q2Score: rv.Q2Score,
+			ReviewedAt: rv.ReviewedAt, Total: rv.Total, NormalizedScore: rv.Z,
+		})
+	}
+	return reviews, false, nil
+}

@@ -1,0 +1,91 @@
+package review
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+
+	"hackdesk/db"
+	"hackdesk/internal/feature/application"
+	"hackdesk/internal/feature/coi"
+)
+
+// Next is the application the assignment rule gives r under the current
+// settings' cap, in the reviewer view's row (team names as JSON).
+// ErrQueueEmpty when there is none.
+func Next(ctx context.Context, q *db.Queries, r Reviewer) (db.ApplicationNextForReviewerViewRow, error) {
+	s, err := LoadSettings(ctx, q)
+	if err != nil {
+		return db.ApplicationNextForReviewerViewRow{}, err
+	}
+	return next(ctx, q, r, s)
+}
+
+// next applies the assignment rule in one query: a submitted application
+// that is not r's own, whose team does not list r and that r has not
+// reviewed, the one with the fewest reviews first (ties by id). The cap
+// then applies to that row alone: the queue serves the fewest reviews
+// first, so when its first fit has reached the cap every other one has.
+func next(ctx context.Context, q *db.Queries, r Reviewer, s Settings) (db.ApplicationNextForReviewerViewRow, error) {
+	row, err := q.ApplicationNextForReviewerView(ctx, db.ApplicationNextForReviewerViewParams{
+		ReviewerID: r.ProfileID, ReviewerEmail: r.Email,
+	})
+	switch {
+	case errors.Is(err, db.ErrNotFound), err == nil && !s.Admits(row.Application.ReviewCount):
+		return db.ApplicationNextForReviewerViewRow{}, ErrQueueEmpty
+	}
+	return row, err
+}
+
+// Submitted is a recorded review and the reviewer's total including it.
+type Submitted struct {
+	Review       View
+	TotalReviews int32
+}
+
+// Submit records r's review of req (validated again here, so every
+// caller gets the same 400). One statement inserts it
+// only for a submitted application that is neither r's own nor one whose
+// team lists r, and returns r's new total; the trigger moves the counters
+// in the same transaction. When nothing was inserted, a second look tells
+// why: unknown or draft ErrApplicationNotFound, a conflict of interest
+// 403 naming it, else ErrAlreadyReviewed.
+func Submit(ctx context.Context, q *db.Queries, r Reviewer, req Request) (Submitted, error) {
+	if err := req.Validate().Err(); err != nil {
+		return Submitted{}, err
+	}
+	appID := uuid.MustParse(req.ApplicationID) // validated
+	row, err := q.ReviewInsertChecked(ctx, db.ReviewInsertCheckedParams{
+		ApplicationID: appID, ReviewerID: r.ProfileID, ReviewerEmail: r.Email, ResumeScore: *req.ResumeScore,
+		LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
+	})
+	if errors.Is(err, db.ErrNotFound) {
+		err = whyNotReviewed(ctx, q, appID, r)
+	}
+	if err != nil {
+		return Submitted{}, err
+	}
+	return Submitted{Review: toView(row), TotalReviews: row.TotalReviews}, nil
+}
+
+// whyNotReviewed explains a review that was not inserted.
+func whyNotReviewed(ctx context.Context, q *db.Queries, appID uuid.UUID, r Reviewer) error {
+	app, err := q.ApplicationReviewConflict(ctx, appID)
+	switch {
+	case errors.Is(err, db.ErrNotFound), err == nil && application.Status(app.Status) != application.StatusSubmitted:
+		return ErrApplicationNotFound
+	case err != nil:
+		return err
+	}
+	if err := conflictErr(conflictOf(r, app)); err != nil {
+		return err
+	}
+	return ErrAlreadyReviewed
+}
+
+// conflictOf applies the conflict-of-interest rule to r and an
+// application.
+func conflictOf(r Reviewer, app db.ApplicationReviewConflictRow) coi.Kind {
+	return coi.Of(r.actor(), coi.Application{ProfileID: app.ProfileID, TeamMembers: app.TeamMembers})
+}
