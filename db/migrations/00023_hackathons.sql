@@ -212,6 +212,10 @@ RETURNS TABLE (profile_id uuid, email text) LANGUAGE sql STABLE AS $$
 $$;
 -- +goose StatementEnd
 
+-- The window's workflow kind (HackdeskKind) is "application-window".
+ALTER TABLE workflow_starts DROP CONSTRAINT workflow_starts_kind_check,
+    ADD CONSTRAINT workflow_starts_kind_check CHECK (kind ~ '^[a-z]+(-[a-z]+)*$');
+
 -- +goose Down
 -- Only a database with a single edition goes back: the applications of
 -- several editions cannot share one per person.
@@ -238,6 +242,9 @@ RETURNS TABLE (profile_id uuid, email text) LANGUAGE sql STABLE AS $$
           END
 $$;
 -- +goose StatementEnd
+DELETE FROM workflow_starts WHERE kind = 'application-window';
+ALTER TABLE workflow_starts DROP CONSTRAINT workflow_starts_kind_check,
+    ADD CONSTRAINT workflow_starts_kind_check CHECK (kind ~ '^[a-z]+$');
 ALTER TABLE broadcasts DROP CONSTRAINT broadcasts_marketing_audience, DROP CONSTRAINT broadcasts_audience_kind_check;
 ALTER TABLE broadcasts ADD CONSTRAINT broadcasts_audience_kind_check
     CHECK (audience_kind IN ('members', 'paid_members', 'execs', 'applicants'));
