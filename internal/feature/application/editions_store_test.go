@@ -222,7 +222,9 @@ func TestCopyFrom(t *testing.T) {
 		if err := req.Validate().Err(); err != nil {
 			t.Fatal(err)
 		}
-		return tx(w, func(q *db.Queries) (application.View, error) { return application.Create(ctx, q, blob, me.ID, me.Email, req) })
+		return tx(w, func(q *db.Queries) (application.View, error) {
+			return application.Create(ctx, q, blob, me.ID, me.Email, req)
+		})
 	}
 	for name, from := range map[string]uuid.UUID{"SomeoneElses": beas.ID, "Unknown": uuid.New()} {
 		if _, err := create(ada, &from); code(err) != apperr.Forbidden {
@@ -266,7 +268,9 @@ func TestCopyFrom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := tx(w, func(q *db.Queries) (application.StoredResume, error) { return application.StoreResume(ctx, q, blob, ada.ID, f) })
+			out, err := tx(w, func(q *db.Queries) (application.StoredResume, error) {
+				return application.StoreResume(ctx, q, blob, ada.ID, f)
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
