@@ -460,6 +460,21 @@ func TestStaffScope(t *testing.T) {
 		t.Fatalf("last year's scores %+v", scores)
 	}
 
+	// The applicants audience is the current edition's; the marketing
+	// audience everyone opted in.
+	var preview struct {
+		Recipients int `json:"recipients"`
+	}
+	super.expect(http.StatusOK, "POST", "/api/admin/broadcasts/preview", map[string]any{"audience": map[string]any{"kind": "applicants"}}).JSON(t, &preview)
+	if preview.Recipients != 2 {
+		t.Fatalf("applicants audience %d, want this year's 2", preview.Recipients)
+	}
+	testenv.Account(t, a.Store, testenv.AccountOpts{Email: "fan@example.com", MarketingOptIn: true})
+	super.expect(http.StatusOK, "POST", "/api/admin/broadcasts/preview", map[string]any{"audience": map[string]any{"kind": "marketing"}}).JSON(t, &preview)
+	if preview.Recipients != 1 {
+		t.Fatalf("marketing audience %d, want the one opted in", preview.Recipients)
+	}
+
 	// Capacity: 1 place; two offers are 409 unless allowed.
 	deadline := rfc3339(time.Now().Add(72 * time.Hour))
 	r = super.expect(http.StatusConflict, "POST", "/api/admin/applications/decisions",

@@ -204,7 +204,9 @@ RETURNS TABLE (profile_id uuid, email text) LANGUAGE sql STABLE AS $$
               SELECT 1 FROM exec_roles e WHERE e.profile_id = p.id AND e.active)
           WHEN 'applicants' THEN EXISTS (
               SELECT 1 FROM applications a
-              WHERE a.profile_id = p.id AND a.hackathon_id = hackathon_current_id() AND a.status = 'submitted'
+              WHERE a.profile_id = p.id AND a.status = 'submitted'
+                -- the current edition, read once per statement
+                AND a.hackathon_id = (SELECT h.id FROM hackathons h WHERE h.current)
                 AND (audience_decision IS NULL OR coalesce(a.decision, 'none') = audience_decision))
           WHEN 'marketing' THEN p.marketing_opt_in
           ELSE false
