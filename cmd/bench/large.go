@@ -138,7 +138,7 @@ func (b *bench) topUpReviews(ctx context.Context, more int) error {
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after commit
+	defer tx.Rollback(ctx)                                  //nolint:errcheck // a no-op after commit
 	const hash = "$argon2id$v=19$m=8,t=1,p=1$c2VlZA$c2VlZA" // never matches a password
 	for _, st := range []struct {
 		sql  string
