@@ -52,8 +52,17 @@ help: ## list the targets
 
 tools: $(TOOLS) ## build the pinned Temporal CLI, sqlc and versitygw into ./bin (once)
 
-build: ## build ./bin/hackdesk
-	go build -o $(HACKDESK) ./cmd/hackdesk
+# The build id Temporal's Worker Versioning routes pinned workflows by
+# (hackdesk version): the commit's short hash, and for a tree with
+# uncommitted changes to tracked files "-dirty-" and a hash of the diff, so
+# two different builds never share an id. REVISION=... overrides it.
+REVISION ?= $(shell rev=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then \
+	  rev="$$rev-dirty-$$(git diff HEAD | sha256sum | cut -c1-8)"; fi; echo $$rev)
+LDFLAGS := -X hackdesk/internal/platform/version.Revision=$(REVISION)
+
+build: ## build ./bin/hackdesk, stamped with its build id (REVISION)
+	go build -ldflags "$(LDFLAGS)" -o $(HACKDESK) ./cmd/hackdesk
 
 run: tools build ## run the whole stack on loopback (PostgreSQL, Temporal + UI, S3, worker, API)
 	$(HACKDESK) dev

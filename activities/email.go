@@ -66,12 +66,12 @@ func (a *EmailActivities) RecordEmail(ctx context.Context, in RecordEmailInput) 
 // made the claim has been abandoned.
 const ClaimTimeout = 2 * time.Minute
 
-// bookkeepingTimeout bounds the writes after a send, which run even when
+// BookkeepingTimeout bounds the writes after a send, which run even when
 // the activity's context is cancelled and are retried while the database
 // is out of reach (db.Persist). With the start-to-close timeout it stays
 // under ClaimTimeout, so no other attempt takes the email over while the
 // outcome is still being written down.
-const bookkeepingTimeout = 45 * time.Second
+const BookkeepingTimeout = 45 * time.Second
 
 var errInProgress = errors.New("another attempt is delivering this email")
 
@@ -136,7 +136,7 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 			// The claim may have committed before the connection dropped.
 			// Nothing was sent, so give it back rather than leave the next
 			// attempt to find it "sending" and report the email failed.
-			bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+			bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), BookkeepingTimeout)
 			defer cancel()
 			if rerr := db.Persist(bctx, func(ctx context.Context) error {
 				return a.Store.EmailReleaseClaim(ctx, db.EmailReleaseClaimParams{ID: id, Attempts: attempt})
@@ -157,7 +157,7 @@ func (a *EmailActivities) DeliverEmail(ctx context.Context, key string) (Deliver
 	// Once the driver has been called, what it answered must be written
 	// down even if the activity is being cancelled (a worker shutting down):
 	// otherwise a sent email would be left "sending" and reported failed.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), BookkeepingTimeout)
 	defer cancel()
 	// A connection dropped here would leave a sent email "sending", to be
 	// reported failed by the next attempt: the writes are retried.

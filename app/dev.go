@@ -79,7 +79,10 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 			return nil, err
 		}
 	}
-	if err := a.StartWorker(); err != nil {
+	// The whole stack is this one process: its build is made current
+	// even when another is (a rebuilt binary is a new build, and the
+	// previous one's workers stopped with the previous process).
+	if err := a.startWorker(true); err != nil {
 		return nil, err
 	}
 	if _, err := a.EnsureSchedules(ctx); err != nil {

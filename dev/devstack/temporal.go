@@ -67,6 +67,12 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		// default four a partition left without work wastes its share.
 		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
 		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+		// Worker Versioning: every hackdesk worker registers as a version
+		// of the deployment named after its task queue. The server keeps
+		// at most 100 deployments a namespace by default, and deployments
+		// are never removed; a test binary makes one per test (each test
+		// has its own task queue).
+		"--dynamic-config-value", "matching.maxDeployments=100000",
 	}
 	for _, sa := range SearchAttributes {
 		args = append(args, "--search-attribute", sa+"=Keyword")
