@@ -70,7 +70,9 @@ const ClaimTimeout = 2 * time.Minute
 // the activity's context is cancelled and are retried while the database
 // is out of reach (db.Persist). With the start-to-close timeout it stays
 // under ClaimTimeout, so no other attempt takes the email over while the
-// outcome is still being written down.
+// outcome is still being written down. A stopping process waits for these
+// writes before it closes the database pool (activities.InFlight,
+// app.App.Close).
 const BookkeepingTimeout = 45 * time.Second
 
 var errInProgress = errors.New("another attempt is delivering this email")
