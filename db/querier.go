@@ -196,7 +196,9 @@ type Querier interface {
 	// again (a unique violation when another live project has taken its name
 	// since it failed), and its steps that did not succeed are pending again;
 	// steps that succeeded keep their outcome (their activities find their
-	// work done).
+	// work done). The earlier attempt's dispatch mark is forgotten: the retry
+	// dispatches a setup run of its own (its own correlation id) at once,
+	// instead of waiting out DispatchLostAfter for the old run to appear.
 	FoundryProjectReopen(ctx context.Context, workflowID string) error
 	// Records the repository and run links once known; a link already set is
 	// kept when the new one is NULL.
