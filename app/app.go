@@ -122,6 +122,7 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		a.Close()
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
 	}
+	a.Metrics.WatchPollers(a.readPollers)
 	a.Blob = storage.New(cfg)
 	a.Mailer, err = mail.NewSender(ctx, cfg, mailOut)
 	if err != nil {

@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
 	"hackdesk/internal/platform/config"
 	"hackdesk/internal/platform/metrics"
+	"hackdesk/workflows"
 )
 
 // appMetrics is what an App keeps of its metrics: the listener serving
@@ -92,4 +94,28 @@ func (a *App) closeMetrics() {
 	if a.metrics.closer != nil {
 		_ = a.metrics.closer.Close()
 	}
+}
+
+// readPollers reads, from the Temporal server, how many workers polled
+// each of the app's task queues recently: the workflow and activity tasks
+// of TEMPORAL_TASK_QUEUE, the activity tasks of its broadcast queue.
+func (a *App) readPollers(ctx context.Context) ([]metrics.QueuePollers, error) {
+	queues := []struct {
+		name string
+		typ  enumspb.TaskQueueType
+		kind string
+	}{
+		{a.Config.TaskQueue, enumspb.TASK_QUEUE_TYPE_WORKFLOW, "workflow"},
+		{a.Config.TaskQueue, enumspb.TASK_QUEUE_TYPE_ACTIVITY, "activity"},
+		{workflows.BroadcastTaskQueue(a.Config.TaskQueue), enumspb.TASK_QUEUE_TYPE_ACTIVITY, "activity"},
+	}
+	out := make([]metrics.QueuePollers, 0, len(queues))
+	for _, q := range queues {
+		d, err := a.Temporal.DescribeTaskQueue(ctx, q.name, q.typ)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, metrics.QueuePollers{TaskQueue: q.name, Type: q.kind, Pollers: len(d.GetPollers())})
+	}
+	return out, nil
 }

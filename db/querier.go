@@ -224,8 +224,9 @@ type Querier interface {
 	IdempotencyKeyClaim(ctx context.Context, arg IdempotencyKeyClaimParams) (int64, error)
 	IdempotencyKeyGet(ctx context.Context, arg IdempotencyKeyGetParams) (IdempotencyKey, error)
 	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
-	// Keys are honoured for a while (see api/idempotency.go); older ones go.
-	IdempotencyKeysPrune(ctx context.Context, before time.Time) (int64, error)
+	// Keys are honoured for a while (see api/idempotency.go); older ones go, at
+	// most @batch_size a call (the sweep deletes in short statements).
+	IdempotencyKeysPrune(ctx context.Context, arg IdempotencyKeysPruneParams) (int64, error)
 	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
 	MembershipCount(ctx context.Context, arg MembershipCountParams) (int64, error)
 	// A membership with its member and term, for the exec's confirmation page
@@ -320,7 +321,9 @@ type Querier interface {
 	// Counts one event under key in the current window, whatever the total
 	// (failures that are counted after the answer was decided).
 	RateLimitAdd(ctx context.Context, arg RateLimitAddParams) error
-	RateLimitDeleteExpired(ctx context.Context) (int64, error)
+	// Counters whose window has ended, at most @batch_size a call (the sweep
+	// deletes in short statements).
+	RateLimitDeleteExpired(ctx context.Context, batchSize int32) (int64, error)
 	// The sliding estimate RateLimitTake compares with its maximum, without
 	// counting anything.
 	RateLimitEstimate(ctx context.Context, arg RateLimitEstimateParams) (float64, error)
@@ -462,8 +465,9 @@ type Querier interface {
 	// is new, the first one when it was seen before.
 	WebhookTokenUse(ctx context.Context, arg WebhookTokenUseParams) ([]byte, error)
 	// Tokens older than the signature window can never be accepted again
-	// (their timestamp is signed with them), so they need not be kept.
-	WebhookTokensPrune(ctx context.Context, before time.Time) (int64, error)
+	// (their timestamp is signed with them), so they need not be kept. At most
+	// @batch_size rows a call: the sweep deletes in short statements.
+	WebhookTokensPrune(ctx context.Context, arg WebhookTokensPruneParams) (int64, error)
 	// Which of these workflow ids the outbox has queued (the runs this
 	// deployment started), and when each was last queued (a retry, or a
 	// signal-with-start, after a run closed means a newer run).

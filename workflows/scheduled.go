@@ -14,12 +14,28 @@ import (
 // The recurring workflows, each started by a Temporal Schedule (package
 // schedules) rather than by a request.
 
-// sweepOptions: a sweep is small and the next one comes in minutes, so a
-// failing one gives up well before then instead of retrying for a day
-// (the schedule skips a start while one still runs).
-var sweepOptions = workflow.ActivityOptions{
+// scheduledOptions: a scheduled job is small and the next run comes in
+// minutes, so a failing one gives up well before then instead of
+// retrying for a day (the schedule skips a start while one still runs).
+var scheduledOptions = workflow.ActivityOptions{
 	StartToCloseTimeout:    time.Minute,
 	ScheduleToCloseTimeout: 5 * time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:    time.Second,
+		BackoffCoefficient: 2,
+		MaximumInterval:    30 * time.Second,
+	},
+}
+
+// sweepOptions: the sweep's activities delete in batches and heartbeat
+// after each (activities.SweepActivities), so one that has stopped making
+// progress is noticed within the heartbeat timeout, while one working
+// through a large backlog may run for minutes. Each attempt keeps what it
+// deleted; the whole stays under the schedule's interval.
+var sweepOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    5 * time.Minute,
+	HeartbeatTimeout:       time.Minute,
+	ScheduleToCloseTimeout: 9 * time.Minute,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:    time.Second,
 		BackoffCoefficient: 2,
@@ -89,7 +105,7 @@ func TermReconcile(ctx workflow.Context, in TermReconcileInput) (TermReconcileRe
 	}
 	var a *activities.TermActivities
 	var terms []activities.FutureWindowTerm
-	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, sweepOptions), a.TermsWithFutureWindows).Get(ctx, &terms); err != nil {
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, scheduledOptions), a.TermsWithFutureWindows).Get(ctx, &terms); err != nil {
 		progress = "failed"
 		return res, err
 	}

@@ -19,12 +19,10 @@ import (
 	"hackdesk/workflows"
 )
 
-// Kinds are every HackdeskKind, in the order the operator's page lists
-// them.
-var Kinds = []workflows.Kind{
-	workflows.KindHiring, workflows.KindReceipt, workflows.KindTerm, workflows.KindFoundry,
-	workflows.KindResume, workflows.KindRsvp, workflows.KindBroadcast, workflows.KindEmail,
-}
+// Kinds are every HackdeskKind (workflows.Kinds), in the order the
+// operator's page lists them; the scheduled jobs' kinds (sweep,
+// reconcile) included, so their failures are counted and listed too.
+var Kinds = workflows.Kinds
 
 // StatusOf maps a Temporal execution status.
 func StatusOf(s enumspb.WorkflowExecutionStatus) Status {
