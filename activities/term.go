@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/activity"
 
 	"hackdesk/db"
 	"hackdesk/internal/feature/onboarding"
@@ -91,7 +94,11 @@ type FutureWindowTerm struct {
 }
 
 // TermsWithFutureWindows lists the terms with a form window that closes
-// after now, oldest first (TermReconcile).
+// after now, oldest first, whose TermWindow run the term reconciler may
+// start: every one but those whose latest run an operator stopped
+// (terminated or cancelled). A stopped run stays stopped until the term's
+// dates change (the API's signal-with-start starts a new run) or an admin
+// restarts it from the operator page (a retry).
 func (a *TermActivities) TermsWithFutureWindows(ctx context.Context) ([]FutureWindowTerm, error) {
 	rows, err := a.Store.TermListFutureWindows(ctx, time.Now())
 	if err != nil {
@@ -99,9 +106,34 @@ func (a *TermActivities) TermsWithFutureWindows(ctx context.Context) ([]FutureWi
 	}
 	out := make([]FutureWindowTerm, 0, len(rows))
 	for _, t := range rows {
+		stopped, err := stoppedByOperator(ctx, onboarding.WindowWorkflowID(t.ID))
+		if err != nil {
+			return nil, err
+		}
+		if stopped {
+			continue
+		}
 		out = append(out, FutureWindowTerm{TermID: t.ID, TermName: t.Name, Windows: TermDates{
 			OnboardingOpensAt: t.OnboardingOpensAt, OnboardingClosesAt: t.OnboardingClosesAt,
 			ReturningOpensAt: t.ReturningOpensAt, ReturningClosesAt: t.ReturningClosesAt}})
 	}
 	return out, nil
+}
+
+// stoppedByOperator reports whether the latest run of workflowID was
+// terminated or cancelled; a workflow with no run is not.
+func stoppedByOperator(ctx context.Context, workflowID string) (bool, error) {
+	d, err := activity.GetClient(ctx).DescribeWorkflowExecution(ctx, workflowID, "")
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	switch d.GetWorkflowExecutionInfo().GetStatus() {
+	case enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED, enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED:
+		return true, nil
+	}
+	return false, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"slices"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/runs"
 	"hackdesk/internal/platform/schedules"
 	"hackdesk/workflows"
 )
@@ -261,4 +263,83 @@ func searchAttribute(t *testing.T, a *app.App, workflowID, name string) string {
 		t.Fatal(fmt.Errorf("search attribute %s: %w", name, err))
 	}
 	return v
+}
+
+// TestTermReconcileLeavesStoppedRun: a TermWindow run an operator
+// terminated stays terminated however often the reconciler runs; it is
+// listed as retryable and restarted from the operator API; terminated
+// again, a change of the term's dates starts it afresh.
+func TestTermReconcileLeavesStoppedRun(t *testing.T) {
+	t.Parallel()
+	a, anon := newApp(t)
+	super := as(t, a, anon, account(t, a, "root@example.com", "Root", "superadmin"))
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	term := hiringTermVia(t, super, "2030-2031", "2030-09-01", "2031-08-31", false)
+	id := workflows.TermWindowID(term)
+	t.Cleanup(func() { _ = a.Temporal.TerminateWorkflow(context.Background(), id, "", "test over") })
+	opens, closes := time.Now().Add(30*24*time.Hour).UTC().Truncate(time.Second), time.Now().Add(40*24*time.Hour).UTC().Truncate(time.Second)
+	super.expect(200, "PATCH", "/api/admin/terms/"+term.String(), map[string]any{
+		"onboarding_opens_at": opens.Format(time.RFC3339), "onboarding_closes_at": closes.Format(time.RFC3339)})
+	running := func(what string) string {
+		t.Helper()
+		var run string
+		testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+			st, r := latestRun(t, a, id)
+			run = r
+			return st == runs.Running, what + ": the term's window run is " + string(st)
+		})
+		return run
+	}
+	first := running("after the dates were set")
+	if err := a.Temporal.TerminateWorkflow(ctx, id, "", "operator: stop the reminders"); err != nil {
+		t.Fatal(err)
+	}
+	reconcile := func(n int) workflows.TermReconcileResult {
+		t.Helper()
+		rid := fmt.Sprintf("term-reconcile-stopped-%d-%s", n, a.Config.TaskQueue)
+		run, err := a.Temporal.ExecuteWorkflow(ctx, sdkclient.StartWorkflowOptions{ID: rid, TaskQueue: a.Config.TaskQueue},
+			workflows.TermReconcile, workflows.TermReconcileInput{PublicURL: a.Config.PublicURL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res workflows.TermReconcileResult
+		if err := run.Get(ctx, &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for n := range 2 {
+		if res := reconcile(n); len(res.Started) != 0 || res.Terms != 0 {
+			t.Fatalf("reconcile %d = %+v, want the stopped term left alone", n, res)
+		}
+		if st, run := latestRun(t, a, id); st != runs.Terminated || run != first {
+			t.Fatalf("after reconcile %d the run is %s (%s), want the terminated %s", n, st, run, first)
+		}
+	}
+
+	// Restarted from the operator page.
+	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
+		r, ok := failedRuns(t, super)[id]
+		return ok && r.Status == "terminated" && r.Retryable, fmt.Sprintf("the stopped run is listed as %+v", r)
+	})
+	super.expect(http.StatusAccepted, "POST", retryPath(id), nil)
+	retried := running("after the retry")
+	if retried == first {
+		t.Fatal("the retry did not start a new run")
+	}
+
+	// Terminated again: new dates start it afresh.
+	if err := a.Temporal.TerminateWorkflow(ctx, id, "", "operator: stop again"); err != nil {
+		t.Fatal(err)
+	}
+	if res := reconcile(2); len(res.Started) != 0 {
+		t.Fatalf("reconcile after the second stop = %+v", res)
+	}
+	later := opens.Add(24 * time.Hour)
+	super.expect(200, "PATCH", "/api/admin/terms/"+term.String(), map[string]any{
+		"onboarding_opens_at": later.Format(time.RFC3339), "onboarding_closes_at": closes.Format(time.RFC3339)})
+	if run := running("after the dates changed"); run == retried {
+		t.Fatal("the date change did not start a new run")
+	}
 }

@@ -13,6 +13,11 @@ import (
 	"hackdesk/internal/platform/mail"
 )
 
+// WindowWorkflowID is the workflow ID of a term's TermWindow run, from its
+// business key (workflows.TermWindowID); the term reconciler's activity
+// looks its runs up by it.
+func WindowWorkflowID(termID uuid.UUID) string { return "term-window:" + termID.String() }
+
 // Dates are a term's two form windows as stored; a window is both times or
 // neither. The TermWindow workflow takes them as its input and signal, and
 // reads them back through WindowDates: one type across that boundary.

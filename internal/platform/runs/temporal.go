@@ -70,10 +70,15 @@ type Run struct {
 }
 
 // failedSince is the visibility query of hackdesk's runs that failed or
-// timed out since a time, of one kind when kind is set.
-func failedSince(since time.Time, kind workflows.Kind) string {
+// timed out since a time, of one kind when kind is set; with stopped, the
+// runs that were terminated or cancelled too.
+func failedSince(since time.Time, kind workflows.Kind, stopped bool) string {
 	var b strings.Builder
-	b.WriteString("(ExecutionStatus = 'Failed' OR ExecutionStatus = 'TimedOut')")
+	b.WriteString("(ExecutionStatus = 'Failed' OR ExecutionStatus = 'TimedOut'")
+	if stopped {
+		b.WriteString(" OR ExecutionStatus = 'Terminated' OR ExecutionStatus = 'Canceled'")
+	}
+	b.WriteString(")")
 	fmt.Fprintf(&b, " AND CloseTime >= '%s'", since.UTC().Format(time.RFC3339))
 	if kind != "" {
 		fmt.Fprintf(&b, " AND HackdeskKind = '%s'", kind)
@@ -90,12 +95,12 @@ func failedSince(since time.Time, kind workflows.Kind) string {
 	return b.String()
 }
 
-// ListFailed lists up to limit runs that failed or timed out since a
-// time, newest first (visibility lists closed runs by close time, newest
+// ListFailed lists up to limit runs that ended without completing since a
+// time (failed, timed out, terminated or cancelled), newest first (visibility lists closed runs by close time, newest
 // first; it takes no ORDER BY on every store, so the page is sorted here).
 func ListFailed(ctx context.Context, c client.Client, since time.Time, limit int) ([]Run, error) {
 	resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-		PageSize: int32(limit), Query: failedSince(since, ""),
+		PageSize: int32(limit), Query: failedSince(since, "", true),
 	})
 	if err != nil {
 		return nil, err
@@ -135,7 +140,7 @@ func CountFailed(ctx context.Context, c client.Client, since time.Time) (map[wor
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: failedSince(since, k)})
+			resp, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: failedSince(since, k, false)})
 			counts[i], errs[i] = resp.GetCount(), err
 		}()
 	}
