@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -19,6 +20,10 @@ import (
 // onboarding package's function in a transaction.
 type TermActivities struct {
 	Store *db.Store
+	// PublicURL is the worker's PUBLIC_URL: the site address of a
+	// restarted TermWindow run whose term's own start does not say
+	// (TermsWithFutureWindows).
+	PublicURL string
 }
 
 // TermWindowEmailsInput names one form window of a term.
@@ -91,6 +96,9 @@ type FutureWindowTerm struct {
 	TermID   uuid.UUID
 	TermName string
 	Windows  TermDates
+	// PublicURL is the site address the term's TermWindow was last
+	// queued with (the API's PUBLIC_URL), else the worker's.
+	PublicURL string
 }
 
 // TermsWithFutureWindows lists the terms with a form window that closes
@@ -113,7 +121,11 @@ func (a *TermActivities) TermsWithFutureWindows(ctx context.Context) ([]FutureWi
 		if stopped {
 			continue
 		}
-		out = append(out, FutureWindowTerm{TermID: t.ID, TermName: t.Name, Windows: TermDates{
+		url, err := a.queuedPublicURL(ctx, onboarding.WindowWorkflowID(t.ID))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, FutureWindowTerm{TermID: t.ID, TermName: t.Name, PublicURL: url, Windows: TermDates{
 			OnboardingOpensAt: t.OnboardingOpensAt, OnboardingClosesAt: t.OnboardingClosesAt,
 			ReturningOpensAt: t.ReturningOpensAt, ReturningClosesAt: t.ReturningClosesAt}})
 	}
@@ -136,4 +148,21 @@ func stoppedByOperator(ctx context.Context, workflowID string) (bool, error) {
 		return true, nil
 	}
 	return false, nil
+}
+
+// queuedPublicURL is the site address in the newest outbox row of
+// workflowID (the API queued it with its PUBLIC_URL), else the worker's.
+func (a *TermActivities) queuedPublicURL(ctx context.Context, workflowID string) (string, error) {
+	row, err := a.Store.WorkflowRetryLatest(ctx, workflowID)
+	if errors.Is(err, db.ErrNotFound) {
+		return a.PublicURL, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	var in struct{ PublicURL string }
+	if json.Unmarshal(row.Input, &in) != nil || in.PublicURL == "" {
+		return a.PublicURL, nil
+	}
+	return in.PublicURL, nil
 }

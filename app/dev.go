@@ -27,8 +27,9 @@ type Dev struct {
 	FakeGitHub *fakegithub.Server
 }
 
-// StartDev starts the services, migrates, starts the worker, ensures the
-// Temporal Schedules, starts the outbox dispatcher and serves the API. Close stops everything it started.
+// StartDev starts the services, migrates, starts the worker, keeps the
+// Temporal Schedules (in the background), starts the outbox dispatcher and
+// serves the API. Close stops everything it started.
 func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 	stack, err := devstack.Start(ctx, o.Options)
 	if err != nil {
@@ -85,9 +86,7 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 	if err := a.startWorker(true); err != nil {
 		return nil, err
 	}
-	if _, err := a.EnsureSchedules(ctx); err != nil {
-		return nil, err
-	}
+	a.KeepSchedules()
 	a.StartDispatcher()
 	if err := a.Listen(); err != nil {
 		return nil, err

@@ -17,8 +17,9 @@ import (
 type Option func(*openOptions)
 
 type openOptions struct {
-	tracer      trace.TracerProvider
-	stopTimeout time.Duration
+	tracer          trace.TracerProvider
+	stopTimeout     time.Duration
+	ensureSchedules ScheduleEnsurer
 }
 
 // WithWorkerStopTimeout gives running activities d instead of

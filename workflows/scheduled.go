@@ -78,7 +78,10 @@ func Sweep(ctx workflow.Context) (SweepResult, error) {
 }
 
 // TermReconcileInput is what the TermWindow runs it starts need beyond
-// the term: the site's address for the emails' links.
+// the term. PublicURL, the site's address for the emails' links, was the
+// defining worker's own until each term's came from the term's start
+// (activities.FutureWindowTerm.PublicURL); it is still read for a term
+// that has none.
 type TermReconcileInput struct {
 	PublicURL string
 }
@@ -113,7 +116,11 @@ func TermReconcile(ctx workflow.Context, in TermReconcileInput) (TermReconcileRe
 	progress = "starting missing term windows"
 	futures := make([]workflow.ChildWorkflowFuture, len(terms))
 	for i, t := range terms {
-		req := TermWindowRequest(TermWindowInput{TermID: t.TermID, TermName: t.TermName, PublicURL: in.PublicURL, Windows: t.Windows})
+		url := t.PublicURL
+		if url == "" {
+			url = in.PublicURL
+		}
+		req := TermWindowRequest(TermWindowInput{TermID: t.TermID, TermName: t.TermName, PublicURL: url, Windows: t.Windows})
 		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 			WorkflowID:        req.ID,
 			ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
