@@ -47,7 +47,9 @@ func stuckRuns(t *testing.T, c *client) stuckView {
 	return v
 }
 
-func cancelPath(id string) string { return "/api/admin/workflows/" + strings.ReplaceAll(id, "/", "%2F") + "/cancel" }
+func cancelPath(id string) string {
+	return "/api/admin/workflows/" + strings.ReplaceAll(id, "/", "%2F") + "/cancel"
+}
 
 // TestOperatorStuckRuns: the operator API lists the running runs that are
 // not moving, with their last error: a finalization whose first activity
@@ -186,7 +188,9 @@ func TestOperatorSchedules(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, id := range []string{sweep, reconcile} {
-		t.Cleanup(func() { _ = a.Temporal.ScheduleClient().GetHandle(context.Background(), id).Delete(context.Background()) })
+		t.Cleanup(func() {
+			_ = a.Temporal.ScheduleClient().GetHandle(context.Background(), id).Delete(context.Background())
+		})
 	}
 	got = scheduleStates(t, root)
 	for _, c := range []struct {
