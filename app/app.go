@@ -29,6 +29,7 @@ import (
 	"hackdesk/internal/platform/config"
 	"hackdesk/internal/platform/mail"
 	"hackdesk/internal/platform/metrics"
+	"hackdesk/internal/platform/searchattrs"
 	"hackdesk/internal/platform/storage"
 	"hackdesk/outbox"
 	"hackdesk/worker"
@@ -49,6 +50,9 @@ type App struct {
 	// served on METRICS_ADDR; nil when that is unset (nothing counted).
 	Metrics *metrics.Metrics
 	metrics appMetrics
+	// SearchAttributes checks that the Temporal namespace has the
+	// workflows' search attributes (at Open, then on /readyz).
+	SearchAttributes *searchattrs.Checker
 	// Tracer is the tracer provider; nil when tracing is off.
 	Tracer          trace.TracerProvider
 	shutdownTracing func()
@@ -124,6 +128,13 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
 	}
 	a.Metrics.WatchPollers(a.readPollers)
+	// Said in the log now (and on /readyz) rather than by the outbox's
+	// lag alert once starts have failed for a while.
+	a.SearchAttributes = searchattrs.New(a.Temporal, cfg.TemporalNamespace, a.Log)
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	a.SearchAttributes.Check(sctx)
+	cancel()
+	a.serveReadyz()
 	a.Blob = storage.New(cfg)
 	a.Mailer, err = mail.NewSender(ctx, cfg, mailOut)
 	if err != nil {
@@ -234,7 +245,7 @@ func (a *App) StartDispatcher() {
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
 	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log,
-		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer})
+		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer, SearchAttributes: a.SearchAttributes})
 }
 
 // DefaultReadTimeout bounds reading a request when config.ReadTimeout is

@@ -14,6 +14,8 @@ import (
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
+
+	"hackdesk/internal/platform/searchattrs"
 )
 
 // TemporalOptions configure the Temporal dev server.
@@ -110,7 +112,7 @@ func (t *Temporal) Stop() { t.proc.stop(20 * time.Second) }
 
 // SearchAttributes are the custom Keyword search attributes every hackdesk
 // workflow carries (workflows.KindAttribute and SubjectAttribute).
-var SearchAttributes = []string{"HackdeskKind", "HackdeskSubject"}
+var SearchAttributes = searchattrs.Names
 
 // RegisterSearchAttributes adds the attributes the namespace lacks, for a
 // Temporal server that `hackdesk dev` did not start. docs/operations.md
