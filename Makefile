@@ -73,7 +73,7 @@ run: tools build ## run the whole stack on loopback (PostgreSQL, Temporal + UI, 
 test: tools ## run every test against a throw-away stack
 	go test -count=1 -timeout 20m -parallel 8 ./...
 
-reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injection on the real stack (toxiproxy, SIGKILLs, two replicas); table in docs/reliability.md (< 12 min)
+reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injection on the real stack (toxiproxy, SIGKILLs, two replicas, an upgrade from RELIABILITY_UPGRADE_FROM, default HEAD~1); table in docs/reliability.md (< 15 min)
 	go run ./dev/reliability
 
 bench: tools build ## measure the hot paths against pgbench on a seeded throw-away stack (< 10 min)
