@@ -192,12 +192,6 @@ func (a *App) ActivityDeps() activities.Deps {
 // version of the Worker Deployment (app/versioning.go): when no version is
 // current (a first deploy), this build is made current.
 func (a *App) StartWorker() error {
-	return a.startWorker(false)
-}
-
-// startWorker is StartWorker; always makes this build current whatever
-// is (`hackdesk dev`).
-func (a *App) startWorker(always bool) error {
 	acts := a.Activities()
 	o := a.workerOptions()
 	a.worker = worker.New(a.Temporal, o, acts)
@@ -210,7 +204,7 @@ func (a *App) startWorker(always bool) error {
 		a.broadcastWorker = nil
 		return fmt.Errorf("start broadcast worker: %w", err)
 	}
-	a.rollOut(always)
+	a.rollOut()
 	return nil
 }
 

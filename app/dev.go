@@ -8,6 +8,7 @@ import (
 	"hackdesk/dev/devstack"
 	"hackdesk/dev/fakegithub"
 	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/version"
 )
 
 // DevOptions configure `hackdesk dev`.
@@ -41,6 +42,12 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 		}
 	}()
 	cfg := stack.Config
+	// One process is the whole stack, and a rebuilt binary replaces the
+	// previous one: the workers register as the build "dev" whatever the
+	// binary's revision, so the version made current at the first start
+	// stays current, and runs in flight carry on after a rebuild as they
+	// did before Worker Versioning.
+	cfg.BuildID = version.Dev
 	if err := devSecrets(&cfg, o.DataDir); err != nil {
 		return nil, err
 	}
@@ -80,10 +87,7 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 			return nil, err
 		}
 	}
-	// The whole stack is this one process: its build is made current
-	// even when another is (a rebuilt binary is a new build, and the
-	// previous one's workers stopped with the previous process).
-	if err := a.startWorker(true); err != nil {
+	if err := a.StartWorker(); err != nil {
 		return nil, err
 	}
 	a.KeepSchedules()

@@ -66,6 +66,13 @@ func TestDev(t *testing.T) {
 
 	waitStatus(t, d.URL()+"/readyz", http.StatusOK)
 	waitStatus(t, d.Stack.UIURL+"/", http.StatusOK)
+	// The dev stack's workers are the build "dev", made current by the
+	// first start (a rebuilt binary stays that version).
+	dep, err := d.Temporal.WorkerDeploymentClient().GetHandle(d.Config.TaskQueue).Describe(ctx, client.WorkerDeploymentDescribeOptions{})
+	if err != nil || d.Version().BuildID != "dev" || dep.Info.RoutingConfig.CurrentVersion == nil ||
+		dep.Info.RoutingConfig.CurrentVersion.BuildID != "dev" {
+		t.Fatalf("dev deployment %+v (%v), version %+v; want the build dev current", dep.Info.RoutingConfig, err, d.Version())
+	}
 	checkSchedules(t, ctx, d)
 	if got := get(t, d.URL()+"/api/admin/emails"); got != http.StatusUnauthorized {
 		t.Fatalf("anonymous GET /api/admin/emails = %d, want 401", got)

@@ -18,8 +18,9 @@ import (
 // version. Who makes a version current: a starting worker when none is
 // (a first deploy); after that the operator, with `temporal worker
 // deployment set-current-version` (docs/operations.md, "Releases").
-// `hackdesk dev` is the whole stack in one process, so it makes its build
-// current at every start (a rebuilt binary is a new build).
+// `hackdesk dev` registers as the build "dev" whatever the binary
+// (StartDev), so a rebuilt binary is the same version and the one made
+// current at the first start stays current.
 
 // versionWait bounds how long a starting worker waits for its version to
 // be registered and made current before it goes on in the background.
@@ -34,13 +35,13 @@ func (a *App) workerOptions() worker.Options {
 // Version is the deployment version the app's workers register.
 func (a *App) Version() sdkworker.WorkerDeploymentVersion { return a.workerOptions().Version() }
 
-// rollOut is a starting worker's step after its workers poll: take the
-// current version as takeCurrent says, within versionWait, and say what
+// rollOut is a starting worker's step after its workers poll: make its
+// build current when no version is (worker.TakeCurrent), within versionWait, and say what
 // it found; failing that, go on trying in the background (the workers
 // poll meanwhile) until it succeeds or the app closes.
-func (a *App) rollOut(always bool) {
+func (a *App) rollOut() {
 	ctx, cancel := context.WithTimeout(a.background, versionWait)
-	r, err := a.takeCurrent(ctx, always)
+	r, err := a.takeCurrent(ctx)
 	cancel()
 	if err == nil {
 		a.logRouting(r)
@@ -54,7 +55,7 @@ func (a *App) rollOut(always bool) {
 				return
 			case <-time.After(wait):
 			}
-			r, err := a.takeCurrent(ctx, always)
+			r, err := a.takeCurrent(ctx)
 			if err == nil {
 				a.logRouting(r)
 				return
@@ -67,9 +68,9 @@ func (a *App) rollOut(always bool) {
 }
 
 // takeCurrent is worker.TakeCurrent for the app's workers.
-func (a *App) takeCurrent(ctx context.Context, always bool) (worker.Routing, error) {
+func (a *App) takeCurrent(ctx context.Context) (worker.Routing, error) {
 	o := a.workerOptions()
-	return worker.TakeCurrent(ctx, a.Temporal, o.Version(), o.Queues(), always)
+	return worker.TakeCurrent(ctx, a.Temporal, o.Version(), o.Queues())
 }
 
 func (a *App) logRouting(r worker.Routing) {

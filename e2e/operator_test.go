@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +49,7 @@ func stuckRuns(t *testing.T, c *client) stuckView {
 }
 
 func cancelPath(id string) string {
-	return "/api/admin/workflows/" + strings.ReplaceAll(id, "/", "%2F") + "/cancel"
+	return "/api/admin/workflows/" + url.PathEscape(id) + "/cancel"
 }
 
 // TestOperatorStuckRuns: the operator API lists the running runs that are

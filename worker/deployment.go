@@ -41,14 +41,12 @@ type Routing struct {
 }
 
 // TakeCurrent makes version v of its deployment current when no version is
-// current or ramping (a first deploy), or whatever is current when always
-// is set (`hackdesk dev`, the whole stack in one process), and answers
-// what it found. It first waits until v is registered with each of queues
+// current or ramping (a first deploy), and answers what it found. It first waits until v is registered with each of queues
 // (a worker of v has polled them), which takes the server a moment after
 // the workers start; ctx bounds the wait. A routing that another worker
 // changes meanwhile is looked at again (the conflict token), so workers
 // starting together make one version current.
-func TakeCurrent(ctx context.Context, c client.Client, v sdkworker.WorkerDeploymentVersion, queues []Queue, always bool) (Routing, error) {
+func TakeCurrent(ctx context.Context, c client.Client, v sdkworker.WorkerDeploymentVersion, queues []Queue) (Routing, error) {
 	h := c.WorkerDeploymentClient().GetHandle(v.DeploymentName)
 	for {
 		d, err := h.Describe(ctx, client.WorkerDeploymentDescribeOptions{})
@@ -60,7 +58,7 @@ func TakeCurrent(ctx context.Context, c client.Client, v sdkworker.WorkerDeploym
 			return Routing{}, fmt.Errorf("describe worker deployment %s: %w", v.DeploymentName, err)
 		default:
 			r := routingOf(d.Info.RoutingConfig)
-			if r.Current == v.BuildID || (!always && (r.Current != "" || r.Ramping != "")) {
+			if r.Current != "" || r.Ramping != "" {
 				return r, nil
 			}
 			ready, err := registered(ctx, h, v.BuildID, queues)

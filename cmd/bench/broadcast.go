@@ -87,7 +87,7 @@ func (b *bench) broadcastPhase(ctx context.Context) error {
 		}
 		defer w.Stop()
 	}
-	if _, err := worker.TakeCurrent(ctx, b.a.Temporal, o.Version(), o.Queues(), false); err != nil {
+	if _, err := worker.TakeCurrent(ctx, b.a.Temporal, o.Version(), o.Queues()); err != nil {
 		return err
 	}
 

@@ -38,7 +38,7 @@ func (b *bench) workflowsVsNoop(ctx context.Context) (sendP95, ratio float64, er
 		return 0, 0, err
 	}
 	defer w.Stop()
-	if _, err := worker.TakeCurrent(ctx, b.a.Temporal, o.Version(), o.Queues()[:1], false); err != nil {
+	if _, err := worker.TakeCurrent(ctx, b.a.Temporal, o.Version(), o.Queues()[:1]); err != nil {
 		return 0, 0, err
 	}
 	noopRequest := func(in workflows.SendEmailInput) workflows.Request {

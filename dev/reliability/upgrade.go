@@ -430,10 +430,14 @@ func scenarioUpgrade(ctx context.Context, s *Suite, r *Result) error {
 	}
 	expect("rsvp-deadline:"+batch.String(), cur.id, "auto-upgrade, current build at its deadline")
 	sort.Strings(wrong)
+	earlier := fmt.Sprintf("the earlier build's %d resume clean-ups ended on %s after the last roll-out", len(oldCleanups), oldName)
+	if !versioned {
+		earlier = fmt.Sprintf("the earlier build's %d resume clean-ups, unversioned, moved to the current build", len(oldCleanups))
+	}
 	r.Check(len(wrong) == 0, "pinned runs ended on the build that started them, auto-upgrade runs on the current one",
-		"%s", orDefault(strings.Join(wrong, "; "), fmt.Sprintf("the earlier build's %d resume clean-ups ended on %s after the last roll-out, "+
-			"this tree's %d on %s while rolled back; launches on the build current when they started; the RSVP deadline (started on %s) on %s",
-			len(oldCleanups), oldName, len(newCleanups), cur.id, oldName, cur.id)))
+		"%s", orDefault(strings.Join(wrong, "; "), fmt.Sprintf("%s, this tree's %d on %s while rolled back; "+
+			"launches on the build current when they started; the RSVP deadline (started on %s) on %s",
+			earlier, len(newCleanups), cur.id, oldName, cur.id)))
 	mails, err := e.Emails(ctx)
 	if err != nil {
 		return err

@@ -328,7 +328,7 @@ func MakeCurrent(t testing.TB, c client.Client, o worker.Options) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, err := worker.TakeCurrent(ctx, c, o.Version(), o.Queues()[:1], false); err != nil {
+	if _, err := worker.TakeCurrent(ctx, c, o.Version(), o.Queues()[:1]); err != nil {
 		t.Fatalf("testenv: %v", err)
 	}
 }
