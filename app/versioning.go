@@ -36,9 +36,10 @@ func (a *App) workerOptions() worker.Options {
 func (a *App) Version() sdkworker.WorkerDeploymentVersion { return a.workerOptions().Version() }
 
 // rollOut is a starting worker's step after its workers poll: make its
-// build current when no version is (worker.TakeCurrent), within versionWait, and say what
-// it found; failing that, go on trying in the background (the workers
-// poll meanwhile) until it succeeds or the app closes.
+// build current when no version is (worker.TakeCurrent), within
+// versionWait, and say what it found; failing that, go on trying in the
+// background (the workers poll meanwhile) until it succeeds or the app
+// closes.
 func (a *App) rollOut() {
 	ctx, cancel := context.WithTimeout(a.background, versionWait)
 	r, err := a.takeCurrent(ctx)
@@ -85,7 +86,7 @@ func (a *App) logRouting(r worker.Routing) {
 		if current == "" {
 			current = "(unversioned workers)"
 		}
-		a.Log.Info("worker versioning: this build is registered; another is current, so new runs go there until this one is made current",
+		a.Log.Info("worker versioning: this build's workers poll; another build is current, so new runs go there until this one is made current",
 			"deployment", v.DeploymentName, "build_id", v.BuildID, "current", current,
 			"roll_out", fmt.Sprintf("temporal worker deployment set-current-version --deployment-name %s --build-id %s", v.DeploymentName, v.BuildID))
 	}
