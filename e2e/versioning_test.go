@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
 	sdkclient "go.temporal.io/sdk/client"
 
 	"hackdesk/app"
@@ -18,10 +20,15 @@ import (
 )
 
 // runOn is the build a workflow's latest run is on (for a closed run: the
-// one it ended on) and its versioning behaviour.
+// one it ended on) and its versioning behaviour; a workflow not started
+// yet (the outbox has not dispatched it) is on "" with no status.
 func runOn(t *testing.T, a *app.App, id string) (build string, behavior enumspb.VersioningBehavior, status enumspb.WorkflowExecutionStatus) {
 	t.Helper()
 	d, err := a.Temporal.DescribeWorkflowExecution(context.Background(), id, "")
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return "", 0, enumspb.WORKFLOW_EXECUTION_STATUS_UNSPECIFIED
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
