@@ -70,7 +70,8 @@ func withOptions(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable 
 // that adds a marker to one cannot be rolled back past once a run has
 // recorded it (docs/operations.md, "Releases"). Every other type is pinned
 // to the build that started it and needs no marker. A new long-running
-// workflow is one more line here.
+// workflow is one more line here: ApplicationWindow and AccountErasure
+// join the list when they are added.
 var AutoUpgrade = []string{
 	"TermWindow",   // from a term's creation to its last window's close: months
 	"RsvpDeadline", // from the offers to the RSVP deadline: days
