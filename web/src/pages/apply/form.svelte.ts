@@ -3,7 +3,9 @@
 // upload, the team, positions and questions, moving between pages and
 // submitting. The components only read and bind this state.
 import { apply } from '$lib/i18n/apply';
-import { api, ApiError, unwrap, type Schemas } from '$lib/services/api';
+import { applications, type Application, type Question } from '$lib/services/applications';
+import { failure, isKind, ServiceError } from '$lib/services/errors';
+import { positions as positionService, type Position } from '$lib/services/positions';
 import { loadSession, type Profile } from '$lib/state/session.svelte';
 import { checkFields, serverMessage } from './check';
 import { emptyValues, fromServer, same, type TeamMember, type Values } from './model';
@@ -12,8 +14,7 @@ import { browserStore, clearLocal, merge, readLocal, writeLocal } from './persis
 import { buildPatch, valueOf } from './sync';
 import { ResumeUpload } from './upload.svelte';
 
-export type Position = Schemas['Position'];
-export type Question = Schemas['Question'];
+export type { Position, Question };
 type SaveState = 'idle' | 'saving' | 'saved' | 'local' | 'partly' | 'offline' | 'failed';
 export type SummaryItem = { id: string; text: string };
 
@@ -69,11 +70,8 @@ export class ApplyForm {
       }
       this.#profileId = profile.id;
       const [app, positions] = await Promise.all([
-        unwrap(api.GET('/api/applications')),
-        unwrap(api.GET('/api/positions')).then(
-          (r) => r.positions,
-          () => [] as Position[],
-        ),
+        applications.mine(),
+        positionService.list().catch(() => [] as Position[]),
       ]);
       if (app?.status === 'submitted') {
         clearLocal(this.#store, profile.id);
@@ -121,11 +119,11 @@ export class ApplyForm {
   // `prune` drops answers to the others (the server has dropped them too).
   async loadQuestions(prune = true): Promise<void> {
     try {
-      const r = await unwrap(api.GET('/api/applications/questions'));
-      this.questions = r.questions;
+      const questions = await applications.questions();
+      this.questions = questions;
       this.questionsFailed = false;
       const answers: Record<string, string> = prune ? {} : { ...this.values.answers };
-      for (const q of r.questions) answers[q.id] = this.values.answers[q.id] ?? '';
+      for (const q of questions) answers[q.id] = this.values.answers[q.id] ?? '';
       this.values.answers = answers;
     } catch {
       this.questionsFailed = true;
@@ -171,8 +169,7 @@ export class ApplyForm {
         this.save = this.#heldState(built.held);
         return;
       }
-      const r = await unwrap(api.PATCH('/api/applications', { body: built.patch }));
-      this.#accept(r.application);
+      this.#accept(await applications.update(built.patch));
       for (const f of built.fields) {
         delete this.#refused[f];
         if (this.#serverErrors.delete(f)) delete this.errors[f];
@@ -195,16 +192,16 @@ export class ApplyForm {
   }
 
   #saveFailed(e: unknown, sent: string[]): void {
-    if (!(e instanceof ApiError)) {
+    if (!(e instanceof ServiceError)) {
       this.save = 'failed';
       return;
     }
-    if (e.status === 409 && this.#appId) {
+    if (e.kind === 'conflict' && this.#appId) {
       submittedPage(); // submitted on another device
       return;
     }
     const fields = Object.keys(e.details);
-    if (e.status === 400 && fields.length) {
+    if (e.kind === 'invalid' && fields.length) {
       // The server refused these values: say so beside them, and send the
       // rest again without them.
       for (const f of fields) {
@@ -219,7 +216,7 @@ export class ApplyForm {
     this.save = e.offline ? 'offline' : 'failed';
   }
 
-  #accept(app: Schemas['Application']): void {
+  #accept(app: Application): void {
     this.#appId = app.id;
     this.#base = fromServer(app);
     this.#syncedAt = app.updated_at;
@@ -230,11 +227,11 @@ export class ApplyForm {
     if (this.#appId) return;
     this.#creating ??= (async () => {
       try {
-        this.#accept(await unwrap(api.POST('/api/applications', { body: { profile_id: this.#profileId } })));
+        this.#accept(await applications.create(this.#profileId));
       } catch (e) {
-        if (!(e instanceof ApiError && e.status === 409)) throw e;
+        if (!isKind(e, 'conflict')) throw e;
         // made meanwhile on another device
-        const app = await unwrap(api.GET('/api/applications'));
+        const app = await applications.mine();
         if (!app) throw e;
         if (app.status === 'submitted') submittedPage();
         this.#accept(app);
@@ -248,7 +245,7 @@ export class ApplyForm {
   // A stored resume moved the draft's updated_at: this device has seen it.
   async #uploaded(name: string): Promise<void> {
     this.announcement = apply.resume.uploaded(name);
-    const app = await unwrap(api.GET('/api/applications')).catch(() => null);
+    const app = await applications.mine().catch(() => null);
     if (app) this.#syncedAt = app.updated_at;
   }
 
@@ -361,17 +358,18 @@ export class ApplyForm {
     try {
       await this.flush();
       await this.ensureDraft();
-      await unwrap(api.POST('/api/applications/submit'));
+      await applications.submit();
       clearLocal(this.#store, this.#profileId);
       this.#profileId = ''; // nothing more is written locally
       location.assign('/apply/submitted');
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
+      const f = failure(e);
+      if (f.kind === 'conflict') {
         clearLocal(this.#store, this.#profileId);
         submittedPage();
-      } else if (e instanceof ApiError && e.status === 400 && Object.keys(e.details).length) {
+      } else if (f.kind === 'invalid' && Object.keys(f.details).length) {
         const mapped: Record<string, string> = {};
-        for (const [f, reason] of Object.entries(e.details)) mapped[f] = serverMessage(f, reason, this.questions);
+        for (const [field, reason] of Object.entries(f.details)) mapped[field] = serverMessage(field, reason, this.questions);
         this.showErrors(mapped);
       } else {
         this.submitError = e;

@@ -2,10 +2,9 @@
 // fields as the page holds them, the body PUT sends, and the browser's
 // check of a headshot before it is uploaded (the server's rule: JPEG or
 // PNG, at most 5 MB; the server reads the content).
-import type { Schemas } from '$lib/services/api';
+import type { ExecFormBody, Kind, Submission } from '$lib/services/onboarding';
 
-export type Kind = 'onboarding' | 'returning';
-export type Submission = Schemas['ExecFormSubmission'];
+export type { Kind, Submission };
 
 export const termTypes = ['full_year', 'fall', 'winter', 'summer'] as const;
 export const competencies = ['none', 'beginner', 'intermediate', 'advanced'] as const;
@@ -13,14 +12,6 @@ export const competencies = ['none', 'beginner', 'intermediate', 'advanced'] as 
 // kindOf is the form a page path names.
 export function kindOf(path: string): Kind {
   return path.replace(/\/+$/, '') === '/onboarding/returning' ? 'returning' : 'onboarding';
-}
-
-// apiPath is the form's API path (GET and PUT), headshotPath its upload.
-export function apiPath(kind: Kind): '/api/onboarding' | '/api/onboarding/returning' {
-  return kind === 'returning' ? '/api/onboarding/returning' : '/api/onboarding';
-}
-export function headshotPath(kind: Kind): string {
-  return `${apiPath(kind)}/headshot`;
 }
 
 export type Values = {
@@ -57,7 +48,7 @@ export function sameValues(a: Values, b: Values): boolean {
   return (Object.keys(a) as (keyof Values)[]).every((k) => a[k] === b[k]);
 }
 
-export type Body = Schemas['ExecFormBody'];
+export type Body = ExecFormBody;
 
 // bodyOf is what PUT sends: the trimmed answers; the headshot's key (when
 // there is one) and the consent box. Without a key the stored headshot,
