@@ -2,9 +2,8 @@
 // submitting, the answer to an offer, the questions that apply) and the
 // admins' side (the table of every application, one application in full,
 // the bulk decision).
-import { call, client, upload, type Upload } from './client';
-import type { Page } from './memberships';
-import type { Schemas } from './types';
+import { call, client, upload } from './client';
+import type { Page, Schemas, Upload } from './types';
 
 export type Application = Schemas['Application'];
 export type OwnerApplication = Schemas['OwnerApplication'];

@@ -3,8 +3,7 @@
 // those sent before.
 import type { ServiceError } from './errors';
 import { call, client } from './client';
-import type { Page } from './memberships';
-import type { Body, Schemas } from './types';
+import type { Body, Page, Schemas } from './types';
 
 export type Broadcast = Schemas['Broadcast'];
 export type Audience = Body<'createBroadcast'>['audience'];

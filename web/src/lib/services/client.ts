@@ -6,6 +6,7 @@
 import createClient from 'openapi-fetch';
 import type { paths } from '../api';
 import { ServiceError, toServiceError } from './errors';
+import type { Upload } from './types';
 
 export const client = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
 
@@ -25,8 +26,6 @@ export async function call<T>(answer: Promise<Answer<T>>): Promise<T> {
   }
   return r.data as T;
 }
-
-export type Upload<T> = { promise: Promise<T>; abort: () => void };
 
 // upload posts a multipart form with progress (fetch has none) and can be
 // aborted (kind "aborted"); onProgress receives a fraction from 0 to 1.

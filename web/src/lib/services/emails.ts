@@ -1,8 +1,7 @@
 // The audit trail of every email the service sent (superadmin), a page
 // at a time, by recipient and kind.
 import { call, client } from './client';
-import type { Page } from './memberships';
-import type { Schemas } from './types';
+import type { Page, Schemas } from './types';
 
 export type Email = Schemas['Email'];
 export type ListQuery = { to: string; kind: string; page: number; pageSize: number };

@@ -2,8 +2,7 @@
 // launch of a new project, and the launch history with each launch's
 // steps and its repository's Actions runs.
 import { call, client } from './client';
-import type { Page } from './memberships';
-import type { Body, Schemas } from './types';
+import type { Body, Page, Schemas } from './types';
 
 export type Project = Schemas['FoundryProject'];
 export type Run = Schemas['CodehostRun'];

@@ -2,7 +2,7 @@
 // payment QR) and the exec's side (the member search, a member's
 // membership opened from their QR code, recording a payment).
 import { call, client } from './client';
-import type { Schemas } from './types';
+import type { Page, Schemas } from './types';
 
 export type MembershipStatus = Schemas['MembershipStatus'];
 export type MembershipItem = Schemas['MembershipListItem'];
@@ -11,7 +11,6 @@ export type PaymentMethod = 'cash' | 'etransfer' | 'card';
 
 // ListQuery is the member search: a name or email, a status, a page.
 export type ListQuery = { q: string; status: '' | 'paid' | 'unpaid'; page: number; pageSize: number };
-export type Page<T> = { items: T[]; total: number };
 
 // listParams is the member search as the list endpoint's query: an empty
 // search or status is left out.

@@ -1,8 +1,7 @@
 // The shop's receipts (the exec's side): a page of them by status, and a
 // parked receipt matched to an account by hand.
 import { call, client } from './client';
-import type { Page } from './memberships';
-import type { Schemas } from './types';
+import type { Page, Schemas } from './types';
 
 export type Receipt = Schemas['Receipt'];
 export type ListQuery = { status: string; page: number; pageSize: number };

@@ -2,8 +2,7 @@
 // President's every subteam): a page of them by status, position and
 // name, and the move of one to another status.
 import { call, client } from './client';
-import type { Page } from './memberships';
-import type { Schemas } from './types';
+import type { Page, Schemas } from './types';
 
 export type Selection = Schemas['ReviewSelection'];
 export type SelectionStatus = Schemas['SelectionStatus'];

@@ -2,8 +2,7 @@
 // (found by name or email and role) with the role and exec role change,
 // and the lookup of a teammate by email on the application form.
 import { call, client } from './client';
-import type { Page } from './memberships';
-import type { Schemas } from './types';
+import type { Page, Schemas } from './types';
 
 export type AdminUser = Schemas['AdminUser'];
 export type UserPatch = Schemas['AdminUserPatch'];

@@ -98,3 +98,33 @@ export function resource<T>(fn: () => Promise<T>, options: Options = {}): Resour
   });
   return r;
 }
+
+// Action is a change a form asks for (a save, a delete): busy while it
+// runs, a second press ignored meanwhile. run answers whether it
+// succeeded; a failure goes to the form's own wording (refused).
+export class Action<A extends unknown[] = []> {
+  busy = $state(false);
+
+  constructor(
+    private readonly fn: (...args: A) => Promise<void>,
+    private readonly refused: (e: ServiceError) => void,
+  ) {}
+
+  run = async (...args: A): Promise<boolean> => {
+    if (this.busy) return false;
+    this.busy = true;
+    try {
+      await this.fn(...args);
+      return true;
+    } catch (e) {
+      this.refused(failure(e));
+      return false;
+    } finally {
+      this.busy = false;
+    }
+  };
+}
+
+export function action<A extends unknown[] = []>(fn: (...args: A) => Promise<void>, refused: (e: ServiceError) => void): Action<A> {
+  return new Action(fn, refused);
+}

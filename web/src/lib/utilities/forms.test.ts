@@ -68,6 +68,10 @@ describe('serverFieldErrors', () => {
     const e = new ServiceError(400, 'Validation failed', 'bad', { password: 'is too easy to guess', token: 'x' });
     expect(serverFieldErrors(e, labels)).toEqual({ password: 'Password is too easy to guess.' });
   });
+  it('reads a field the server names otherwise by its key', () => {
+    const e = new ServiceError(400, 'Validation failed', undefined, { 'exec.subteam': 'is required for a VP' });
+    expect(serverFieldErrors(e, { subteam: 'Subteam' }, { subteam: 'exec.subteam' })).toEqual({ subteam: 'Subteam is required for a VP.' });
+  });
   it('ignores other statuses and errors', () => {
     expect(serverFieldErrors(new ServiceError(401, 'Unauthorized'), labels)).toEqual({});
     expect(serverFieldErrors(new Error('x'), labels)).toEqual({});

@@ -58,13 +58,19 @@ export function sentence(label: string, reason: string): string {
 }
 
 // serverFieldErrors picks the server's `details` for the fields this form
-// shows, worded with their labels. Details for other fields are left out
-// (the caller shows the general message instead).
-export function serverFieldErrors<K extends string>(e: unknown, labels: { readonly [P in K]: string }): FieldErrors<K> {
+// shows, worded with their labels; `keys` names the detail of a field the
+// server calls otherwise (the form's exec is the server's exec.position).
+// Details for other fields are left out (the caller shows the general
+// message instead).
+export function serverFieldErrors<K extends string>(
+  e: unknown,
+  labels: { readonly [P in K]: string },
+  keys: { readonly [P in K]?: string } = {},
+): FieldErrors<K> {
   const out: FieldErrors<K> = {};
   if (!(e instanceof ServiceError) || e.kind !== 'invalid') return out;
   for (const f of Object.keys(labels) as K[]) {
-    const reason = e.details[f];
+    const reason = e.details[keys[f] ?? f];
     if (reason) out[f] = sentence(labels[f], reason);
   }
   return out;

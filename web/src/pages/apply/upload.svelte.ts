@@ -3,7 +3,7 @@
 // upload). What the server holds is read back by name and links.
 import { apply } from '$lib/i18n/apply';
 import { applications, type Resume } from '$lib/services/applications';
-import type { Upload } from '$lib/services/client';
+import type { Upload } from '$lib/services/types';
 import { failure, isKind } from '$lib/services/errors';
 import { resumeProblem } from './resume';
 

@@ -1,6 +1,7 @@
 // The Foundry generator's steps and answers: one question per step, the
 // step in the URL (?step=), the answers kept for this tab, and the name
 // checked as typed with the server's rule and against the history.
+import { foundry as t } from '$lib/i18n/foundry';
 import { body_launchFoundryProject as rules } from '$lib/rules.gen';
 import type { LaunchBody, Project } from '$lib/services/foundry';
 import { param, urlQuery } from '$lib/utilities/urlQuery';
@@ -161,4 +162,13 @@ export function forget(storage: Pick<Storage, 'removeItem'> | undefined): void {
   } catch {
     // nothing kept
   }
+}
+
+// problemText is a step's problem in words (the name's with the name).
+export function problemText(p: Problem, name: string): string {
+  if (p.field === 'name') {
+    const w = t.errors.name[p.kind];
+    return typeof w === 'function' ? w(name) : (w ?? (t.errors.name.pattern as string));
+  }
+  return t.errors[p.field];
 }

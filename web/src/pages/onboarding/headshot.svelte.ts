@@ -2,7 +2,7 @@
 // at once (a blob: URL), then uploaded with progress as soon as consent is
 // given (the upload requires it); a newer pick aborts the earlier upload.
 import { onboarding as t } from '$lib/i18n/onboarding';
-import type { Upload } from '$lib/services/client';
+import type { Upload } from '$lib/services/types';
 import { failure, isKind } from '$lib/services/errors';
 import { onboarding } from '$lib/services/onboarding';
 import { errorText } from '$lib/utilities/forms';
