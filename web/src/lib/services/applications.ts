@@ -2,7 +2,8 @@
 // submitting, the answer to an offer, the questions that apply) and the
 // admins' side (the table of every application, one application in full,
 // the bulk decision).
-import { call, client, upload } from './client';
+import { call, client } from './client';
+import { upload } from './transfer';
 import type { Page, Schemas, Upload } from './types';
 
 export type Application = Schemas['Application'];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, filenameOf } from './client';
+import { call } from './client';
+import { filenameOf } from './transfer';
 import { ServiceError } from './errors';
 
 const answer = <T>(status: number, data?: T, error?: unknown, headers: Record<string, string> = {}) =>

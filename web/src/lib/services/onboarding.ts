@@ -2,7 +2,8 @@
 // the caller's form of a term with their stored submission, saving it,
 // the headshot upload; and the VPs' side: a term's submissions, the CSV
 // and the headshots ZIP.
-import { call, client, download, upload, type Downloaded } from './client';
+import { call, client } from './client';
+import { download, upload, type Downloaded } from './transfer';
 import type { Ok, Schemas, Upload } from './types';
 
 export type Kind = 'onboarding' | 'returning';
