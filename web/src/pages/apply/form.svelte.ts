@@ -6,6 +6,7 @@ import { apply } from '$lib/i18n/apply';
 import { applications, type Application, type Question } from '$lib/services/applications';
 import { failure, isKind, ServiceError } from '$lib/services/errors';
 import { positions as positionService, type Position } from '$lib/services/positions';
+import { Resource } from '$lib/state/request.svelte';
 import { loadSession, type Profile } from '$lib/state/session.svelte';
 import { checkFields, serverMessage } from './check';
 import { emptyValues, fromServer, same, type TeamMember, type Values } from './model';
@@ -25,8 +26,9 @@ export function submittedPage(): void {
 }
 
 export class ApplyForm {
-  status = $state<'loading' | 'ready' | 'error'>('loading');
-  loadError = $state<unknown>(null);
+  // opened is the form's loading: true once it shows, false while the
+  // page leaves (to sign in, or to the submitted page).
+  opened = new Resource(() => this.#open());
   values = $state<Values>(emptyValues());
   page = $state(0);
   errors = $state<Record<string, string>>({});
@@ -60,52 +62,50 @@ export class ApplyForm {
   #creating: Promise<void> | null = null;
   #store = browserStore();
 
-  async load(): Promise<void> {
-    this.status = 'loading';
-    try {
-      const profile = await loadSession();
-      if (!profile) {
-        location.assign('/login?next=%2Fapply');
-        return;
-      }
-      this.#profileId = profile.id;
-      const [app, positions] = await Promise.all([
-        applications.mine(),
-        positionService.list().catch(() => [] as Position[]),
-      ]);
-      if (app?.status === 'submitted') {
-        clearLocal(this.#store, profile.id);
-        submittedPage();
-        return;
-      }
-      const m = merge(readLocal(this.#store, profile.id), app, profile.email, marketingOf(profile));
-      this.#appId = app?.id ?? null;
-      this.#base = m.base;
-      this.#syncedAt = m.syncedAt;
-      this.values = m.values;
-      this.page = m.page;
-      this.positions = positions;
-      // The name this device saw, until the server says which resume it holds.
-      this.resume.current = app && m.resumeName ? { name: m.resumeName, url: null, preview_url: null } : null;
-      // While positions this device chose have not reached the server, keep
-      // every local answer: the questions that apply follow the saved ones.
-      const sorted = (ids: string[]) => [...ids].sort();
-      const pending = !same(sorted(m.values.position_ids), sorted(m.base.position_ids));
-      await Promise.all([this.loadQuestions(!pending), app ? this.resume.load() : Promise.resolve()]);
-      this.status = 'ready';
-      // What this device changed before and never sent goes now (the draft
-      // exists: opening the page never creates one).
-      if (app && buildPatch(this.values, this.#base, this.questions).fields.length) void this.flush();
-    } catch (e) {
-      this.loadError = e;
-      this.status = 'error';
+  get ready(): boolean {
+    return this.opened.data === true;
+  }
+
+  async #open(): Promise<boolean> {
+    const profile = await loadSession();
+    if (!profile) {
+      location.assign('/login?next=%2Fapply');
+      return false;
     }
+    this.#profileId = profile.id;
+    const [app, positions] = await Promise.all([
+      applications.mine(),
+      positionService.list().catch(() => [] as Position[]),
+    ]);
+    if (app?.status === 'submitted') {
+      clearLocal(this.#store, profile.id);
+      submittedPage();
+      return false;
+    }
+    const m = merge(readLocal(this.#store, profile.id), app, profile.email, marketingOf(profile));
+    this.#appId = app?.id ?? null;
+    this.#base = m.base;
+    this.#syncedAt = m.syncedAt;
+    this.values = m.values;
+    this.page = m.page;
+    this.positions = positions;
+    // The name this device saw, until the server says which resume it holds.
+    this.resume.current = app && m.resumeName ? { name: m.resumeName, url: null, preview_url: null } : null;
+    // While positions this device chose have not reached the server, keep
+    // every local answer: the questions that apply follow the saved ones.
+    const sorted = (ids: string[]) => [...ids].sort();
+    const pending = !same(sorted(m.values.position_ids), sorted(m.base.position_ids));
+    await Promise.all([this.loadQuestions(!pending), app ? this.resume.load() : Promise.resolve()]);
+    // What this device changed before and never sent goes now (the draft
+    // exists: opening the page never creates one).
+    if (app && buildPatch(this.values, this.#base, this.questions).fields.length) void this.flush();
+    return true;
   }
 
   // persist writes the local copy; the page calls it from an effect, so
   // every change of a value, the page, the resume or the sync point saves.
   persist(): void {
-    if (this.status !== 'ready' || !this.#profileId) return;
+    if (!this.ready || !this.#profileId) return;
     writeLocal(this.#store, {
       profileId: this.#profileId,
       values: $state.snapshot(this.values) as Values,

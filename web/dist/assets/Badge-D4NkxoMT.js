@@ -1,1 +1,0 @@
-import{Ct as e,G as t,P as n,R as r,at as i,lt as a,q as o,y as s}from"./Shell-CqrX2S_F.js";var c=o(`<span><!></span>`);function l(o,l){let u=s(l,`tone`,3,`neutral`);var d=c(),f=a(d);r(f,()=>l.children),e(d),i(()=>n(d,1,`badge badge--${u()??``}`,`svelte-dtbgkf`)),t(o,d)}export{l as t};

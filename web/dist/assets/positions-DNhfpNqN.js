@@ -1,1 +1,0 @@
-import{d as e,u as t}from"./Shell-CqrX2S_F.js";var n={list:async()=>(await t(e.GET(`/api/positions`))).positions};export{n as t};
