@@ -133,11 +133,12 @@ web/node_modules/.package-lock.json: web/package-lock.json
 	$(WEB_NPM) ci --no-audit --no-fund
 	@touch $@
 
-web: web/node_modules/.package-lock.json ## build the front end: npm ci, API types and rules, svelte-check, vitest, vite build
+web: web/node_modules/.package-lock.json ## build the front end: npm ci, API types and rules, svelte-check, vitest, vite build, the pages' JS budget
 	$(WEB_NPM) run gen
 	$(WEB_NPM) run check
 	$(WEB_NPM) test
 	$(WEB_NPM) run build
+	$(WEB_NPM) run budget
 	cp web/node_modules/axe-core/axe.min.js dev/testenv/browser/axe.min.js
 
 # The dev loop builds into web/dev-dist (not web/dist, which Go embeds: a
