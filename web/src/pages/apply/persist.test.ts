@@ -12,6 +12,7 @@ function server(over: Partial<ServerApplication> = {}): ServerApplication {
   return {
     id: 'a1',
     profile_id: me,
+    hackathon_id: '33333333-3333-4333-8333-333333333333',
     status: 'draft',
     email: 'me@example.com',
     phone: '709 555 0100',
