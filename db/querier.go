@@ -344,10 +344,15 @@ type Querier interface {
 	ProfileLockByEmail(ctx context.Context, email string) (Profile, error)
 	// Makes a member an admin; an admin or superadmin keeps their role.
 	ProfilePromoteAdmin(ctx context.Context, id uuid.UUID) (int64, error)
-	// Team-member search: confirmed accounts whose "email name" matches the
-	// LIKE pattern (lower case), never the caller; alphabetical. The handler
-	// never sends a pattern that matches everyone.
-	ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error)
+	// Team-member search by a whole email address (lower case): the confirmed
+	// account that has it, unless it is the caller's.
+	ProfileSearchByEmail(ctx context.Context, arg ProfileSearchByEmailParams) ([]ProfileSearchByEmailRow, error)
+	// Team-member search by words: confirmed accounts, never the caller, with
+	// a word of the display name or of the email's local part (search_words,
+	// migration 00041) starting the LIKE pattern (db.LikeWordPrefix of the
+	// query's words); alphabetical, at most max_rows. The domain is never
+	// searched. Both expressions are in profiles_search_words_idx.
+	ProfileSearchByWords(ctx context.Context, arg ProfileSearchByWordsParams) ([]ProfileSearchByWordsRow, error)
 	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
 	// Set from the application's opt-in when it is submitted, and by the
 	// profile page (PATCH /api/profile).
@@ -382,9 +387,14 @@ type Querier interface {
 	// A question's positions with their subteams.
 	QuestionPositions(ctx context.Context, questionID uuid.UUID) ([]QuestionPositionsRow, error)
 	QuestionUpdate(ctx context.Context, arg QuestionUpdateParams) (Question, error)
-	// Counts one event under key in the current window, whatever the total
-	// (failures that are counted after the answer was decided).
+	// Counts amount events under key in the current window, whatever the
+	// total (failures that are counted after the answer was decided, the
+	// accounts a search listed).
 	RateLimitAdd(ctx context.Context, arg RateLimitAddParams) error
+	// What the sliding estimate is made of, on the database's clock: key's
+	// count in the previous and the current window of window_seconds, and how
+	// many seconds of the current window have passed.
+	RateLimitCounts(ctx context.Context, arg RateLimitCountsParams) (RateLimitCountsRow, error)
 	RateLimitDeleteExpired(ctx context.Context) (int64, error)
 	// The sliding estimate RateLimitTake compares with its maximum, without
 	// counting anything.

@@ -389,17 +389,28 @@ func TestProfileAndSearch(t *testing.T) {
 		q      string
 		emails []string
 	}{
-		{"DA@", []string{"a_da@example.com", "ada@example.com"}}, // by name, else email: "a_da…" before "countess"
-		{"countess", []string{"ada@example.com"}},
-		{"a_d", []string{"a_da@example.com"}}, // _ is no wildcard
-		{"grace", nil},                        // never the caller
+		{"ada", []string{"ada@example.com"}},             // a local part's start (not the unconfirmed Adam)
+		{"DA@", nil},                                     // an address is compared whole
+		{"ADA@example.com", []string{"ada@example.com"}}, // the whole address
+		{"countess", []string{"ada@example.com"}},        // the name's start
+		{"da", nil},                            // too short: refused below
+		{"dam", nil},                           // the middle of a word
+		{"a_da", []string{"a_da@example.com"}}, // words of the local part; _ is no wildcard
+		{"example", nil},                       // the domain is never searched
+		{"grace", nil},                         // never the caller
 	}
 	for _, c := range cases {
 		search, err := account.ParseSearch(c.q, "")
+		if c.q == "da" {
+			if err == nil {
+				t.Errorf("search %q was not refused", c.q)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := account.SearchConfirmed(ctx, s.Queries, grace.ID, search)
+		got, err := account.SearchConfirmed(ctx, s.Queries, grace.ID, search, account.MaxSearchRows)
 		if err != nil || len(got) != len(c.emails) {
 			t.Errorf("search %q: %+v (%v), want %v", c.q, got, err, c.emails)
 			continue
