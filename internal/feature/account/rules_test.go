@@ -120,6 +120,8 @@ func TestParseSearch(t *testing.T) {
 		{" ab ", "", Search{}, "q"},
 		{"a.b", "", Search{}, "q"}, // "a b": 3 characters with the space, but one of them is
 		{"...", "", Search{}, "q"},
+		{"ada\u202e", "", Search{}, "q"},
+		{"ada\tlove", "", Search{}, "q"},
 		{"%%%", "", Search{Q: "%%%", Limit: 8}, ""}, // matched literally
 		{"éé", "", Search{}, "q"},                   // two characters, four bytes
 		{"ééé", "", Search{Q: "ééé", Limit: 8}, ""},

@@ -11,6 +11,7 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/freetext"
 )
 
 // The team search finds a person by the start of a word of their name or
@@ -43,7 +44,8 @@ type Search struct {
 }
 
 // ParseSearch reads ?q=&limit=. A q holding "@" is a whole email address
-// (lower-cased and trimmed); any other q is split into words at spaces and
+// (lower-cased and trimmed); control and format characters are refused
+// (freetext.Line); any other q is split into words at spaces and
 // wordBreaks (joined again by single spaces) and needs MinSearchLen
 // characters other than those spaces; q has at most 100 characters. limit is 1 to 50 (a client's page size: the answer
 // holds at most MaxSearchRows), MaxSearchRows when absent. The limit is
@@ -58,8 +60,11 @@ func ParseSearch(q, limit string) (Search, error) {
 		s.Limit = int32(min(n, MaxSearchRows))
 	}
 	q = strings.ToLower(strings.TrimSpace(q))
-	if utf8.RuneCountInString(q) > 100 {
+	switch {
+	case utf8.RuneCountInString(q) > 100:
 		return s, apperr.ValidationFailed(apperr.Fields{"q": "must be at most 100 characters"})
+	case freetext.Line(q) != "":
+		return s, apperr.ValidationFailed(apperr.Fields{"q": freetext.Line(q)})
 	}
 	if strings.Contains(q, "@") {
 		s.Q, s.Email = q, true

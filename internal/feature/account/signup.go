@@ -13,7 +13,7 @@ import (
 // SignupRequest is the body of POST /api/auth/signup.
 type SignupRequest struct {
 	Email       string `json:"email"`
-	Password    string `json:"password"`
+	Password    string `json:"password" text:"any"`
 	DisplayName string `json:"display_name"`
 }
 
