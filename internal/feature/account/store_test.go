@@ -58,15 +58,15 @@ func signup(t *testing.T, s *db.Store, req account.SignupRequest) mail.Ref {
 	if f := req.Validate(); len(f) != 0 {
 		t.Fatal(f)
 	}
-	var ref mail.Ref
+	var refs []mail.Ref
 	err := s.InTx(ctx, func(q *db.Queries) (err error) {
-		ref, err = account.Signup(ctx, q, publicURL, req, hash(t, req.Password))
+		refs, err = account.Signup(ctx, q, publicURL, req, hash(t, req.Password), true)
 		return err
 	})
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(refs) != 1 {
+		t.Fatalf("sign-up: %v, %v", refs, err)
 	}
-	return ref
+	return refs[0]
 }
 
 func isCode(err error, code apperr.Code, title string) bool {
@@ -92,6 +92,22 @@ func TestSignupConfirm(t *testing.T) {
 	}
 	if e, err := s.EmailGetByKey(ctx, again.Key); err != nil || linkToken.MatchString(e.TextBody) {
 		t.Fatalf("account_exists email carries a token (%v):\n%s", err, e.TextBody)
+	}
+	// Beyond the caller's per-address rate nothing is recorded.
+	err := s.InTx(ctx, func(q *db.Queries) error {
+		refs, err := account.Signup(ctx, q, publicURL, account.SignupRequest{Email: "ada@example.com",
+			Password: "another-long-one", DisplayName: "Eve"}, hash(t, "another-long-one"), false)
+		if err == nil && len(refs) != 0 {
+			t.Errorf("sign-up without notice recorded %+v", refs)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var told int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM emails WHERE kind = $1`, account.AccountExistsKind).Scan(&told); err != nil || told != 1 {
+		t.Fatalf("%d account-exists emails (%v), want the first only", told, err)
 	}
 	var n int
 	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM profiles`).Scan(&n); err != nil || n != 1 {

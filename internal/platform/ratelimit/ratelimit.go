@@ -41,7 +41,11 @@ type Limits struct {
 	// above it the answer stays 200 and nothing is sent, so nobody can
 	// lock the owner out or retire the link mailed last.
 	ForgotPerIP, ForgotPerEmailIP, ForgotPerEmail Limit
-	SignupPerIP, ResetPerIP                       Limit
+	// SignupMailPerEmail is the rate at which the "you already have an
+	// account" email goes to one address, whoever signs up with it: above
+	// it the answer stays 201 and nothing is sent, as for ForgotPerEmail.
+	SignupMailPerEmail      Limit
+	SignupPerIP, ResetPerIP Limit
 	// SearchPerCaller limits team-member search per signed-in account.
 	SearchPerCaller Limit
 	// SearchListedPerCaller is a quota: how many accounts the team search
@@ -58,9 +62,12 @@ var Defaults = Limits{
 	ForgotPerIP:      Limit{Requests: 10, Window: 15 * time.Minute},
 	ForgotPerEmailIP: Limit{Requests: 3, Window: 15 * time.Minute},
 	ForgotPerEmail:   Limit{Requests: 3, Window: 15 * time.Minute},
-	SignupPerIP:      Limit{Requests: 10, Window: time.Hour},
-	ResetPerIP:       Limit{Requests: 10, Window: 15 * time.Minute},
-	SearchPerCaller:  Limit{Requests: 60, Window: time.Minute},
+	// As reset links: both go to the owner of an address someone else may
+	// type.
+	SignupMailPerEmail: Limit{Requests: 3, Window: 15 * time.Minute},
+	SignupPerIP:        Limit{Requests: 10, Window: time.Hour},
+	ResetPerIP:         Limit{Requests: 10, Window: 15 * time.Minute},
+	SearchPerCaller:    Limit{Requests: 60, Window: time.Minute},
 	// About 12 searches a day that fill a page of 8: enough to find a
 	// team, far from a directory.
 	SearchListedPerCaller: Limit{Requests: 100, Window: 24 * time.Hour},
@@ -70,6 +77,9 @@ var Defaults = Limits{
 // counters.
 type Limiters struct {
 	LoginIP, LoginFailures, ForgotIP, ForgotEmailIP, ForgotEmail, SignupIP, ResetIP, Search *Limiter
+	// SignupMail counts the "you already have an account" emails per
+	// address.
+	SignupMail *Limiter
 	// SearchListed is the team search's quota of accounts listed (Left,
 	// Spend).
 	SearchListed *Limiter
@@ -103,6 +113,7 @@ func NewCounted(l Limits, store *db.Store, log *slog.Logger, m *metrics.Metrics)
 		ForgotEmailIP: pick("forgot-email-ip", l.ForgotPerEmailIP, d.ForgotPerEmailIP),
 		ForgotEmail:   pick("forgot-mail", l.ForgotPerEmail, d.ForgotPerEmail),
 		SignupIP:      pick("signup-ip", l.SignupPerIP, d.SignupPerIP),
+		SignupMail:    pick("signup-mail", l.SignupMailPerEmail, d.SignupMailPerEmail),
 		ResetIP:       pick("reset-ip", l.ResetPerIP, d.ResetPerIP),
 		Search:        pick("search", l.SearchPerCaller, d.SearchPerCaller),
 		SearchListed:  pick("search-listed", l.SearchListedPerCaller, d.SearchListedPerCaller),
