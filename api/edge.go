@@ -18,11 +18,12 @@ import (
 
 // edgeConfig holds what the middleware in front of every handler needs
 // from the configuration (the rules are package edge's): the proxies whose
-// forwarding header is believed and the origin a browser request must
-// come from.
+// forwarding header is believed, the origin a browser request must come
+// from, and whether answers pin https.
 type edgeConfig struct {
 	trusted []netip.Prefix
 	origin  string // PUBLIC_URL's scheme://host[:port], lower case; "" when unset
+	hsts    string // the Strict-Transport-Security value; "" over http
 }
 
 // newEdge reads the edge settings. A TRUSTED_PROXIES that does not parse
@@ -33,7 +34,7 @@ func newEdge(cfg config.Config, log *slog.Logger) edgeConfig {
 		log.Error("ignoring TRUSTED_PROXIES: no proxy is trusted", "error", err)
 		trusted = nil
 	}
-	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL)}
+	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL), hsts: edge.StrictTransport(cfg.PublicURL)}
 }
 
 // --- Request ids ---
@@ -55,17 +56,25 @@ func requestID(next http.Handler) http.Handler {
 
 // --- Response headers ---
 
-// securityHeaders sets the headers every answer carries: no MIME sniffing
-// and no Referer sent onwards. Answers about credentials and the caller's
-// profile are also never stored by a cache (as are all answers of routes
-// that need a signed-in caller: the policy gate marks those). Handlers may
-// add to these (the API reference page sets its own
-// Content-Security-Policy).
-func securityHeaders(next http.Handler) http.Handler {
+// securityHeaders sets the headers every answer carries: no MIME sniffing,
+// no Referer sent onwards, no window shared with another origin's
+// (Cross-Origin-Opener-Policy), no powerful browser feature but the camera
+// for this origin (edge.PermissionsPolicy), and HSTS when PUBLIC_URL is
+// https (edge.StrictTransport). Answers about credentials and the
+// caller's profile are also never stored by a cache (as are all answers of
+// routes that need a signed-in caller: the policy gate marks those).
+// Handlers may add to these (pages and the API reference page set their
+// own Content-Security-Policy).
+func (e edgeConfig) securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Permissions-Policy", edge.PermissionsPolicy)
+		if e.hsts != "" {
+			h.Set("Strict-Transport-Security", e.hsts)
+		}
 		if noStore(r.URL.Path) {
 			h.Set("Cache-Control", "no-store")
 		}

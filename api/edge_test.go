@@ -107,6 +107,44 @@ func TestSecurityHeaders(t *testing.T) {
 		if got := h.Get("Cache-Control") == "no-store"; got != tc.noStore {
 			t.Errorf("GET %s: Cache-Control %q, want no-store: %v", tc.path, h.Get("Cache-Control"), tc.noStore)
 		}
+		checkIsolationHeaders(t, "GET "+tc.path, h, "")
+	}
+}
+
+// checkIsolationHeaders checks the headers that keep other sites and
+// browser features away from every answer: no opener shared with another
+// origin, the camera for this origin only (the check-in page), no other
+// powerful feature, and HSTS exactly when PUBLIC_URL is https (hsts is
+// the header's value then, "" otherwise).
+func checkIsolationHeaders(t *testing.T, what string, h http.Header, hsts string) {
+	t.Helper()
+	if got := h.Get("Cross-Origin-Opener-Policy"); got != "same-origin" {
+		t.Errorf("%s: Cross-Origin-Opener-Policy %q", what, got)
+	}
+	if got := h.Get("Permissions-Policy"); got != "camera=(self), microphone=(), geolocation=(), payment=(), usb=()" {
+		t.Errorf("%s: Permissions-Policy %q", what, got)
+	}
+	if got := h.Get("Strict-Transport-Security"); got != hsts {
+		t.Errorf("%s: Strict-Transport-Security %q, want %q", what, got, hsts)
+	}
+}
+
+// HSTS is sent when the service is reached over https (PUBLIC_URL), on
+// every answer, and never over http.
+func TestStrictTransportSecurity(t *testing.T) {
+	t.Parallel()
+	for url, want := range map[string]string{
+		"https://hackdesk.example": "max-age=31536000",
+		"HTTPS://hackdesk.example": "max-age=31536000",
+		"http://hackdesk.example":  "",
+		"":                         "",
+	} {
+		s := New(Deps{Config: config.Config{PublicURL: url}, Auth: fixedAuth{}, Web: testBuild()})
+		for _, path := range []string{"/api/openapi.yaml", "/api/nope", "/", "/healthz", "/api/profile"} {
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+			checkIsolationHeaders(t, url+" GET "+path, w.Header(), want)
+		}
 	}
 }
 

@@ -145,3 +145,25 @@ func CanonicalOrigin(raw string) string {
 	}
 	return scheme + "://" + host
 }
+
+// PermissionsPolicy is the Permissions-Policy every answer carries: the
+// camera for this origin only (a check-in page will scan tickets with it),
+// and none of the other powerful features the service never uses, for
+// any origin (a framed or injected script included).
+const PermissionsPolicy = "camera=(self), microphone=(), geolocation=(), payment=(), usb=()"
+
+// HSTSMaxAge is the Strict-Transport-Security of a service reached over
+// https: a year, this host only (no includeSubDomains: sibling hosts, such
+// as a Temporal UI, are not ours to pin; no preload).
+const HSTSMaxAge = "max-age=31536000"
+
+// StrictTransport returns the Strict-Transport-Security value for a
+// service whose public URL is publicURL: HSTSMaxAge when it is https, ""
+// (no header) otherwise, since a browser ignores HSTS over http and a
+// development stack on http must stay reachable.
+func StrictTransport(publicURL string) string {
+	if strings.HasPrefix(CanonicalOrigin(publicURL), "https://") {
+		return HSTSMaxAge
+	}
+	return ""
+}
