@@ -151,9 +151,10 @@ var errNotJSON = apperr.WithMessage(apperr.Unsupported, "Unsupported media type"
 // checkBodyType refuses (415) an unsafe request to a JSON route that
 // carries a body that is not declared as JSON, whether or not its handler
 // reads one; a body-less request needs no Content-Type. The multipart
-// routes check their own type.
-func checkBodyType(r *http.Request, route string) error {
-	if !unsafeMethod(r.Method) || multipartRoutes[route] || !hasBody(r) {
+// routes check their own type, and a page (a form posted to it is never
+// read) takes any.
+func checkBodyType(r *http.Request, route string, page bool) error {
+	if !unsafeMethod(r.Method) || multipartRoutes[route] || page || !hasBody(r) {
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))

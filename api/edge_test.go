@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/google/uuid"
 	"go.yaml.in/yaml/v3"
 
 	"hackdesk/internal/platform/config"
@@ -195,6 +196,46 @@ func TestGateCrossSiteAndBodyType(t *testing.T) {
 				t.Fatalf("%s %s = %d, want %d; body %s", tc.method, tc.path, w.Code, tc.want, w.Body)
 			}
 		})
+	}
+}
+
+// Every state-changing route that needs a caller, pages included, refuses
+// the session cookie on a cross-site or same-site request, or with a
+// foreign Origin (403 before any handler runs), whatever the body; the
+// same request's cookie from the site's own origin reaches the route.
+func TestGateRefusesCrossSiteCookieOnEveryRoute(t *testing.T) {
+	t.Parallel()
+	super := &Principal{Role: "superadmin", ExecPosition: "President"}
+	s := New(Deps{Config: config.Config{PublicURL: "https://hackdesk.example"}, Auth: fixedAuth{super}, Web: testBuild()})
+	walked := 0
+	for _, rt := range s.routes() {
+		if !unsafeMethod(rt.method) || rt.policy == Public {
+			continue
+		}
+		walked++
+		path := strings.NewReplacer("{id}", uuid.NewString(), "{term_id}", uuid.NewString(), "{key}", "k", "*", "x").Replace(rt.pattern)
+		for _, h := range []map[string]string{
+			{"Sec-Fetch-Site": "cross-site"},
+			{"Sec-Fetch-Site": "same-site"},
+			{"Origin": "https://evil.example"},
+			{"Origin": "https://hackdesk.example.evil.example", "Sec-Fetch-Site": "same-origin"},
+			{"Origin": "null"},
+		} {
+			r := httptest.NewRequest(rt.method, path, strings.NewReader(`{}`))
+			r.Header.Set("Content-Type", "application/json")
+			r.AddCookie(&http.Cookie{Name: sessionCookie, Value: "tok"})
+			for k, v := range h {
+				r.Header.Set(k, v)
+			}
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, r)
+			if w.Code != http.StatusForbidden || !strings.Contains(w.Body.String(), "Forbidden") {
+				t.Errorf("%s %s with the cookie and %v = %d %s, want 403", rt.method, path, h, w.Code, w.Body)
+			}
+		}
+	}
+	if walked < 40 {
+		t.Fatalf("walked %d state-changing routes", walked)
 	}
 }
 
