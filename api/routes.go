@@ -120,6 +120,9 @@ func (s *Server) routes() []route {
 		{"GET", "/api/admin/system", Superadmin, s.adminSystem},
 		{"GET", "/api/admin/workflows", Superadmin, s.adminWorkflows},
 		{"POST", "/api/admin/workflows/{workflow_id}/retry", Superadmin, s.retryWorkflow},
+		{"GET", "/api/admin/workflows/stuck", Superadmin, s.adminStuckWorkflows},
+		{"POST", "/api/admin/workflows/{workflow_id}/cancel", Superadmin, s.cancelWorkflow},
+		{"GET", "/api/admin/schedules", Superadmin, s.adminSchedules},
 	}
 	return append(api, s.webRoutes()...)
 }

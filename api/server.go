@@ -24,6 +24,7 @@ import (
 	"hackdesk/internal/platform/metrics"
 	"hackdesk/internal/platform/ratelimit"
 	"hackdesk/internal/platform/receipts"
+	"hackdesk/internal/platform/searchattrs"
 	"hackdesk/internal/platform/signing"
 	"hackdesk/internal/platform/slots"
 	"hackdesk/internal/platform/storage"
@@ -64,6 +65,9 @@ type Deps struct {
 	// Tracer traces each request (one span, named by its route); nil
 	// means tracing is off.
 	Tracer trace.TracerProvider
+	// SearchAttributes checks that the Temporal namespace knows the
+	// workflows' search attributes (/readyz); nil leaves the check out.
+	SearchAttributes *searchattrs.Checker
 }
 
 // Server serves the API.
@@ -103,6 +107,8 @@ type Server struct {
 	pageRoute map[string]bool
 	webCSP    string
 	metrics   *metrics.Metrics
+	// searchAttrs checks the namespace's search attributes for /readyz.
+	searchAttrs *searchattrs.Checker
 	// window counts the last hour's requests and 5xx answers for the
 	// operator's page (requestLog feeds it).
 	window metrics.RequestWindow
@@ -123,6 +129,8 @@ func New(d Deps) *Server {
 		pageRoute: map[string]bool{},
 		webCSP:    newWebCSP(d.Config),
 		metrics:   d.Metrics,
+
+		searchAttrs: d.SearchAttributes,
 	}
 	if s.auth == nil {
 		s.auth = sessionAuth{store: d.Store}

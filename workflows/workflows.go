@@ -4,6 +4,7 @@
 package workflows
 
 import (
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -60,4 +61,27 @@ func withOptions(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable 
 	rp.NonRetryableErrorTypes = nonRetryable
 	o.RetryPolicy = &rp
 	return workflow.WithActivityOptions(ctx, o)
+}
+
+// AutoUpgrade are the workflow types that move to a new build when it is
+// made current (Worker Versioning's auto-upgrade): the long-running ones,
+// which wait days or months and would otherwise hold their build's workers
+// up that long. Their changes go behind workflow.GetVersion, and a release
+// that adds a marker to one cannot be rolled back past once a run has
+// recorded it (docs/operations.md, "Releases"). Every other type is pinned
+// to the build that started it and needs no marker. A new long-running
+// workflow is one more line here (AccountErasure joins it when added).
+var AutoUpgrade = []string{
+	"TermWindow",        // from a term's creation to its last window's close: months
+	"RsvpDeadline",      // from the offers to the RSVP deadline: days
+	"ApplicationWindow", // from an edition's creation to its close: months
+}
+
+// VersioningBehavior is how runs of a workflow type follow builds:
+// auto-upgrade for AutoUpgrade, else pinned.
+func VersioningBehavior(workflowType string) workflow.VersioningBehavior {
+	if slices.Contains(AutoUpgrade, workflowType) {
+		return workflow.VersioningBehaviorAutoUpgrade
+	}
+	return workflow.VersioningBehaviorPinned
 }
