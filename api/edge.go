@@ -24,6 +24,7 @@ type edgeConfig struct {
 	trusted []netip.Prefix
 	origin  string // PUBLIC_URL's scheme://host[:port], lower case; "" when unset
 	hsts    string // the Strict-Transport-Security value; "" over http
+	coop    bool   // send Cross-Origin-Opener-Policy: the origin is trustworthy
 }
 
 // newEdge reads the edge settings. A TRUSTED_PROXIES that does not parse
@@ -34,7 +35,8 @@ func newEdge(cfg config.Config, log *slog.Logger) edgeConfig {
 		log.Error("ignoring TRUSTED_PROXIES: no proxy is trusted", "error", err)
 		trusted = nil
 	}
-	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL), hsts: edge.StrictTransport(cfg.PublicURL)}
+	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL), hsts: edge.StrictTransport(cfg.PublicURL),
+		coop: edge.Trustworthy(cfg.PublicURL)}
 }
 
 // --- Request ids ---
@@ -57,10 +59,11 @@ func requestID(next http.Handler) http.Handler {
 // --- Response headers ---
 
 // securityHeaders sets the headers every answer carries: no MIME sniffing,
-// no Referer sent onwards, no window shared with another origin's
-// (Cross-Origin-Opener-Policy), no powerful browser feature but the camera
-// for this origin (edge.PermissionsPolicy), and HSTS when PUBLIC_URL is
-// https (edge.StrictTransport). Answers about credentials and the
+// no Referer sent onwards, no powerful browser feature but the camera for
+// this origin (edge.PermissionsPolicy), no window shared with another
+// origin's (Cross-Origin-Opener-Policy, when the origin is one browsers
+// apply it to: https or loopback, edge.Trustworthy), and HSTS when
+// PUBLIC_URL is https (edge.StrictTransport). Answers about credentials and the
 // caller's profile are also never stored by a cache (as are all answers of
 // routes that need a signed-in caller: the policy gate marks those).
 // Handlers may add to these (pages and the API reference page set their
@@ -70,7 +73,9 @@ func (e edgeConfig) securityHeaders(next http.Handler) http.Handler {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if e.coop {
+			h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		}
 		h.Set("Permissions-Policy", edge.PermissionsPolicy)
 		if e.hsts != "" {
 			h.Set("Strict-Transport-Security", e.hsts)
