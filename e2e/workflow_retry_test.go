@@ -190,6 +190,16 @@ func TestRetryFailedFinalization(t *testing.T) {
 		n := runCount(t, a, id)
 		return n[runs.Failed] == 1 && n[runs.Completed] == 1 && len(n) == 2, fmt.Sprintf("runs %v", n)
 	})
+	// The retry's outbox row is marked started once the dispatcher hears
+	// back from its start; a start that timed out on a loaded machine is
+	// tried again and found already done, so wait for the row to settle.
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		var pending int
+		if err := a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM workflow_starts WHERE workflow_id = $1 AND started_at IS NULL`, id).Scan(&pending); err != nil {
+			t.Fatal(err)
+		}
+		return pending == 0, fmt.Sprintf("%d outbox rows not started", pending)
+	})
 	expectRefused(t, root, id, "completed")
 	var rows int
 	if err := a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM workflow_starts WHERE workflow_id = $1`, id).Scan(&rows); err != nil {
