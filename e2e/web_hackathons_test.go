@@ -500,3 +500,58 @@ func TestWebHackathons(t *testing.T) {
 		s.WaitURL("/")
 	})
 }
+
+// The editions' pages reflow at 320 CSS pixels without scrolling
+// sideways: /apply's start from an earlier application and its closed
+// state, /application with an earlier edition, /apply/submitted with an
+// earlier offer, and the staff pages with their edition switcher.
+func TestWebEditionsReflow(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
+	a, anon, site := webApp(t)
+	const email = "root@x.test"
+	rootID := account(t, a, email, "Root Administrator", "superadmin")
+	root := as(t, a, anon, rootID)
+	lastYear := currentEdition(t, anon)
+	stopWindow(t, a.Temporal, lastYear.ID)
+	last := testenv.Application(t, a.Store, rootID, testenv.ApplicationOpts{Submitted: true})
+	testenv.Decide(t, a.Store, last.ID, testenv.Decision{Decision: "offer"})
+	now := time.Now()
+	next := createEdition(t, root, map[string]any{"name": "HackMUN 2027 Winter Edition", "applications_open_at": rfc3339(now.Add(-time.Hour)),
+		"applications_close_at": rfc3339(now.Add(50 * time.Hour)), "capacity": 100, "current": true})
+	stopWindow(t, a.Temporal, next.ID)
+
+	p := browser.Open(t, site, browser.Narrow)
+	webSignIn(t, p, email, "password-"+email, "/")
+	check := func(name, path string, wait func()) {
+		t.Helper()
+		p.Visit(path)
+		wait()
+		if n := p.SideScroll(); n != 0 {
+			t.Errorf("%s scrolls %d px sideways at 320 px", path, n)
+		}
+		peopleShot(p, "editions", "reflow-"+name)
+	}
+	check("home", "/", func() { p.WaitText(", in 2 days") })
+	check("apply-start", "/apply", func() { p.WaitFor("button", "Start a blank application") })
+	check("application", "/application", func() { p.WaitFor("table", "Your applications to earlier hackathons") })
+	check("hackathons", "/admin/hackathons", func() { p.WaitFor("button", "Make current "+lastYear.Name) })
+	check("applications", "/admin/applications?hackathon="+lastYear.ID.String(), func() { p.WaitFor("link", "Root Administrator") })
+	check("leaderboard", "/admin/leaderboard", func() { p.WaitFor("heading", "Nobody has reviewed yet") })
+	check("dashboard", "/admin/dashboard?hackathon="+lastYear.ID.String(), func() { p.WaitFor("heading", "Places") })
+	p.Visit("/admin/hackathons")
+	p.Click("button", "Create a hackathon")
+	p.WaitFor("heading", "Create a hackathon")
+	if n := p.SideScroll(); n != 0 {
+		t.Errorf("the creation form scrolls %d px sideways at 320 px", n)
+	}
+	peopleShot(p, "editions", "reflow-create")
+
+	// Closed: the message and the date, and the earlier offer after a
+	// submission.
+	root.expect(http.StatusOK, "PATCH", "/api/admin/hackathons/"+next.ID.String(), map[string]any{
+		"applications_open_at": rfc3339(now.Add(-48 * time.Hour)), "applications_close_at": rfc3339(now.Add(-time.Hour))})
+	check("apply-closed", "/apply", func() { p.WaitText("Applications for HackMUN 2027 Winter Edition closed on ") })
+	testenv.Application(t, a.Store, rootID, testenv.ApplicationOpts{Hackathon: next.ID, Submitted: true})
+	check("submitted", "/apply/submitted", func() { p.WaitFor("heading", "You have a place at "+lastYear.Name) })
+}
