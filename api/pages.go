@@ -57,6 +57,7 @@ func (s *Server) pages() []webPage {
 		{"/admin/assign", "assign.html", Superadmin, nil},
 		{"/admin/broadcasts", "broadcasts.html", Superadmin, nil},
 		{"/admin/emails", "emails.html", Superadmin, nil},
+		{"/admin/hackathons", "hackathons.html", Superadmin, nil},
 		{"/admin/terms", "terms.html", Superadmin, nil},
 		{"/admin/memberships", "memberships.html", Admin, nil},
 		{"/admin/memberships/{id}", "memberships.html", Admin, nil},

@@ -153,7 +153,7 @@ func TestWebDashboard(t *testing.T) {
 		if got := p.Heading(1); got != "Dashboard" {
 			t.Errorf("the h1 is %q", got)
 		}
-		p.WaitFor("link", "Check the application window on the Terms page")
+		p.WaitFor("link", "Check the application window on the Hackathons page")
 		p.Axe()
 		shot("empty")
 

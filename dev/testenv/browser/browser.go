@@ -72,6 +72,9 @@ type Viewport struct {
 var (
 	Mobile  = Viewport{Name: "mobile", Width: 390, Height: 844, Scale: 2, Mobile: true}
 	Desktop = Viewport{Name: "desktop", Width: 1280, Height: 800, Scale: 1}
+	// Narrow is the 320 CSS pixels wide screen at which a page's content
+	// must reflow without scrolling sideways (WCAG 1.4.10).
+	Narrow = Viewport{Name: "narrow", Width: 320, Height: 640, Scale: 2, Mobile: true}
 	// Viewports lists both, for tests that run once per viewport.
 	Viewports = []Viewport{Mobile, Desktop}
 )

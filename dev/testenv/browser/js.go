@@ -130,7 +130,10 @@ const (
   let why = 'it has no size (hidden?)';
   for (const c of [el, ...(el.labels ? Array.from(el.labels) : [])]) {
     c.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
-    const r = c.getBoundingClientRect();
+    // A link wrapped over lines: its first line, where its text is (the
+    // middle of its bounding box may fall between the lines).
+    const rs = c.getClientRects();
+    const r = rs.length > 0 && rs[0].width >= 1 ? rs[0] : c.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) continue;
     const x = r.left + r.width / 2, y = r.top + r.height / 2;
     const hit = document.elementFromPoint(x, y);

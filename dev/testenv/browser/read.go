@@ -257,3 +257,17 @@ func (p *Page) LocalStorageKeys() []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// SideScroll is how many CSS pixels the page scrolls sideways (0 when its
+// content reflows into the viewport's width, as WCAG 1.4.10 asks at 320
+// pixels).
+func (p *Page) SideScroll() int {
+	p.t.Helper()
+	ctx, cancel := p.callCtx()
+	defer cancel()
+	n, err := evalJSON[int](ctx, "Math.max(0, document.documentElement.scrollWidth - document.documentElement.clientWidth)")
+	if err != nil {
+		p.t.Fatalf("browser: side scroll: %v", err)
+	}
+	return n
+}

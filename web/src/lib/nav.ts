@@ -31,6 +31,7 @@ export const adminSections: NavSection[] = [
       { href: '/admin/receipts', label: common.nav.receipts, show: isAdmin },
       { href: '/admin/broadcasts', label: common.nav.broadcasts, show: isSuperadmin },
       { href: '/admin/emails', label: common.nav.emails, show: isSuperadmin },
+      { href: '/admin/hackathons', label: common.nav.hackathons, show: isSuperadmin },
       { href: '/admin/terms', label: common.nav.terms, show: isSuperadmin },
       { href: '/admin/system', label: common.nav.system, show: isSuperadmin },
     ],

@@ -75,6 +75,13 @@ export const adminApplications = {
     notFound: 'Some of these applications no longer exist. Close this dialog; the table is refreshed.',
     invalid: 'Some of these applications cannot be decided on:',
     retry: 'Try again',
+    overCapacity: {
+      title: 'Go over the hackathon\u2019s capacity?',
+      body: (message: string) => `There is not room for everyone: ${message}.`,
+      ask: (n: string, count: number) =>
+        `Send the ${plural(count, 'offer', `${n} offers`)} anyway? Everyone offered is emailed, and more people may come than the hackathon has places for.`,
+      confirm: 'Send offers anyway',
+    },
   },
   empty: {
     title: 'No applications yet',
@@ -95,6 +102,7 @@ export const adminApplications = {
     },
     summary: {
       title: 'Summary',
+      hackathon: 'Hackathon',
       status: 'Status',
       submitted: 'Submitted',
       started: 'Started',

@@ -29,6 +29,33 @@ export const application = {
     submittedOn: (date: string) => `Submitted on ${date}`,
     follow: 'See the decision and RSVP',
   },
+  earlier: {
+    title: 'Earlier hackathons',
+    lede: 'Your applications to earlier hackathons, as they were sent. They cannot be changed.',
+    caption: 'Your applications to earlier hackathons',
+    columns: { hackathon: 'Hackathon', status: 'Application', decision: 'Decision' },
+    submittedOn: (date: string) => `Submitted on ${date}`,
+    draft: 'Not submitted',
+    answer: 'Answer your offer',
+    change: 'Change your answer',
+    decisions: {
+      none: 'No decision was made',
+      notSubmitted: 'Not decided: it was not submitted',
+      waitlist: 'Waitlisted',
+      reject: 'Not offered a place',
+      unanswered: 'Offered a place, not answered',
+      openOffer: (deadline: string) => `Offered a place: reply by ${deadline}`,
+      answered: {
+        attending: 'Offered a place: you accepted',
+        declined: 'Offered a place: you declined',
+        expired: 'Offered a place: the offer expired',
+      },
+    },
+    offerPage: 'Answer your offer',
+    offerTitle: (name: string) => `You have a place at ${name}`,
+    offerBody: (name: string) => `You were offered a place at ${name}. Tell us whether you will attend before the deadline, or the place goes to someone else.`,
+    applyNow: 'Apply to this year\u2019s hackathon',
+  },
   decision: {
     title: 'Decision',
     offer: {

@@ -173,6 +173,23 @@ export const apply = {
     ],
   },
 
+  window: {
+    zone: (zone: string) => `Times are in your time zone, ${zone}.`,
+    upcomingBody: 'You can start your application then. Everything you enter is saved as you go.',
+    closedBody: 'Applications can no longer be started, changed or submitted.',
+    viewDraft: 'See what you entered',
+    home: 'Go to the home page',
+    refusedTitle: 'Your application was not saved to hackdesk',
+    refusedBody: 'What you typed is kept on this device only.',
+  },
+  start: {
+    title: 'Start your application',
+    lede: (name: string) => `Welcome back. You applied to ${name} before, so you can start from that application.`,
+    copies: 'Starting from it fills in your contact details, about you, demographics, education, hackathon experience, links and résumé. Your answers, team, positions and agreements start blank, and you can change everything before you submit.',
+    from: (name: string) => `Start from your ${name} application`,
+    blank: 'Start a blank application',
+  },
+
   save: {
     saving: 'Saving\u2026',
     saved: 'Saved',
@@ -180,6 +197,7 @@ export const apply = {
     offline: 'Saved on this device. We will save to hackdesk when you are back online.',
     partly: 'Saved, except the fields marked with a problem',
     failed: 'Saved on this device only. We could not save to hackdesk; we will try again as you type.',
+    closed: 'Saved on this device only. Applications are closed.',
   },
 
   resume: {

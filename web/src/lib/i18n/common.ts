@@ -34,6 +34,7 @@ export const common = {
     broadcasts: 'Broadcasts',
     emails: 'Emails',
     terms: 'Terms',
+    hackathons: 'Hackathons',
     selections: 'Selections',
     hiring: 'Hiring',
     questions: 'Question bank',

@@ -5,6 +5,19 @@ const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 export const dashboard = {
   title: 'Dashboard',
   lede: 'Applications, offers and RSVPs for the hackathon, as they stood when this page loaded.',
+  capacity: {
+    title: 'Places',
+    limit: 'Capacity',
+    limitHint: 'Places at the hackathon',
+    noLimit: 'No limit',
+    attending: 'Attending',
+    attendingHint: 'Offers accepted',
+    openOffers: 'Open offers',
+    openOffersHint: 'Offers not answered yet, deadline ahead',
+    left: 'Places left',
+    leftHint: 'For more offers',
+    over: (n: string) => `Over the capacity by ${n}`,
+  },
   counts: {
     title: 'Totals',
     applications: 'Applications submitted',
@@ -64,6 +77,6 @@ export const dashboard = {
   empty: {
     title: 'No applications yet',
     body: 'Counts, conversion rates and RSVPs appear here once people start applying.',
-    next: 'Check the application window on the Terms page',
+    next: 'Check the application window on the Hackathons page',
   },
 };

@@ -34,8 +34,12 @@ export const home = {
       body: 'See what happens next, and the decision once it is made.',
       link: 'View your application status',
     },
+    applicationsOpen: {
+      title: 'Apply to the hackathon',
+    },
     answerOffer: {
       title: 'You\u2019ve been offered a place',
+      titleAt: (name: string) => `You\u2019ve been offered a place at ${name}`,
       body: 'Tell us whether you\u2019ll attend. If you don\u2019t answer in time, the place goes to someone else.',
       link: (deadline: string) => `Answer your offer by ${deadline}`,
     },

@@ -74,6 +74,10 @@ export const review = {
       title: 'This application can no longer be reviewed',
       body: 'It was withdrawn or changed while you were reading it. Go on to the next application.',
     },
+    notCurrent: {
+      title: 'The current hackathon has changed',
+      body: 'Another hackathon became the current one while you were reading this application, and reviews are of the current hackathon\u2019s applications only. Your scores were not saved. Go on to the next application.',
+    },
   },
   empty: {
     title: 'Nothing left to review',

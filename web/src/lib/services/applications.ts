@@ -1,9 +1,11 @@
 // Applications: the applicant's own (the draft, its autosave, the resume,
-// submitting, the answer to an offer, the questions that apply) and the
-// admins' side (the table of every application, one application in full,
-// the bulk decision).
+// submitting, the answer to an offer, the questions that apply, earlier
+// editions' applications) and the admins' side, one edition at a time
+// (the table of its applications, one application in full, the bulk
+// decision).
 import { call, client } from './client';
 import { upload } from './transfer';
+import type { HackathonRef } from './hackathons';
 import type { Page, Schemas, Upload } from './types';
 
 export type Application = Schemas['Application'];
@@ -11,6 +13,9 @@ export type OwnerApplication = Schemas['OwnerApplication'];
 export type ApplicationPatch = Schemas['ApplicationPatch'];
 export type Question = Schemas['Question'];
 export type AdminRow = Schemas['AdminApplicationRow'];
+export type EarlierApplication = Schemas['EarlierApplication'];
+// AdminPage is a page of the table and the edition it is of.
+export type AdminPage = Page<AdminRow> & { hackathon: HackathonRef };
 export type Decision = 'offer' | 'waitlist' | 'reject';
 export type Resume = { name: string; url: string | null; preview_url: string | null };
 export type Details = {
@@ -23,22 +28,52 @@ export type Details = {
 export const adminSorts = ['created_at', 'name', 'email', 'university', 'gender', 'reviews', 'score', 'normalized_score'] as const;
 export type AdminSort = (typeof adminSorts)[number];
 
-// AdminQuery is the applications table's view: a search, a status, a
-// sort and a page.
-export type AdminQuery = { q: string; status: '' | 'draft' | 'submitted'; sort: AdminSort; order: 'asc' | 'desc'; page: number; pageSize: number };
+// AdminQuery is the applications table's view: the edition ('' for the
+// current one), a search, a status, a sort and a page.
+export type AdminQuery = {
+  hackathon: string;
+  q: string;
+  status: '' | 'draft' | 'submitted';
+  sort: AdminSort;
+  order: 'asc' | 'desc';
+  page: number;
+  pageSize: number;
+};
 
-// adminParams is the table's view as the list endpoint's query: an empty
-// search or status is left out.
+// adminParams is the table's view as the list endpoint's query: the
+// current edition, an empty search or status is left out.
 export function adminParams(s: AdminQuery) {
-  return { q: s.q.trim() || undefined, status: s.status || undefined, sort: s.sort, order: s.order, page: s.page, page_size: s.pageSize };
+  return {
+    hackathon: s.hackathon || undefined,
+    q: s.q.trim() || undefined,
+    status: s.status || undefined,
+    sort: s.sort,
+    order: s.order,
+    page: s.page,
+    page_size: s.pageSize,
+  };
 }
+
+// scope is an edition as a staff route's query: none for the current one.
+const scope = (hackathon: string) => (hackathon ? { hackathon } : {});
+
+// DecideOptions: the edition of the batch ('' for the current one), and
+// whether its offers may pass the edition's capacity (only once the admin
+// said so after the 409 "Over capacity").
+export type DecideOptions = { hackathon: string; allowOverCapacity?: boolean };
 
 export const applications = {
   // mine is the caller's application, or null before they start one.
   mine: (): Promise<OwnerApplication | null> => call(client.GET('/api/applications')),
-  // create makes the caller's draft: kind "conflict" when another device
-  // made it first.
-  create: (profileId: string): Promise<Application> => call(client.POST('/api/applications', { body: { profile_id: profileId } })),
+  // create makes the caller's draft in the current edition, blank or
+  // started from one of their earlier applications (copyFrom): kind
+  // "conflict" when another device made it first, "forbidden" (reason
+  // applicationsClosed) outside the application window.
+  create: (profileId: string, copyFrom?: string): Promise<Application> =>
+    call(client.POST('/api/applications', { body: copyFrom ? { profile_id: profileId, copy_from: copyFrom } : { profile_id: profileId } })),
+  // history is the caller's applications of earlier editions, the latest
+  // edition first.
+  history: async (): Promise<EarlierApplication[]> => (await call(client.GET('/api/applications/history'))).applications,
   // update saves changed fields: kind "invalid" with details by field,
   // "conflict" once the application is submitted.
   update: async (patch: ApplicationPatch): Promise<Application> => (await call(client.PATCH('/api/applications', { body: patch }))).application,
@@ -63,22 +98,32 @@ export const applications = {
   // caller's saved positions.
   questions: async (): Promise<Question[]> => (await call(client.GET('/api/applications/questions'))).questions,
 
-  list: async (s: AdminQuery): Promise<Page<AdminRow>> => {
+  // list is a page of one edition's applications (kind "notFound" for an
+  // unknown edition).
+  list: async (s: AdminQuery): Promise<AdminPage> => {
     const r = await call(client.GET('/api/admin/applications', { params: { query: adminParams(s) } }));
-    return { items: r.applications, total: r.total };
+    return { items: r.applications, total: r.total, hackathon: r.hackathon };
   },
-  // details is one application in full: kind "notFound" when it is gone.
-  details: (id: string): Promise<Details> => call(client.GET('/api/admin/applications/{id}', { params: { path: { id } } })),
-  // decide records one decision for many applications, once per key:
-  // kind "invalid" (details name the refused ids), "notFound" (one is
-  // gone), "conflict" (changed meanwhile), "unprocessable" (the key was
-  // used for another decision).
-  decide: async (key: string, ids: string[], decision: Decision, deadline: string | null): Promise<number> =>
+  // details is one application of an edition ('' for the current one) in
+  // full: kind "notFound" when it is gone or of another edition.
+  details: (id: string, hackathon = ''): Promise<Details> =>
+    call(client.GET('/api/admin/applications/{id}', { params: { path: { id }, query: scope(hackathon) } })),
+  // decide records one decision for many applications of an edition, once
+  // per key: kind "invalid" (details name the refused ids), "notFound"
+  // (one is gone), "conflict" (changed meanwhile; reason overCapacity when
+  // the offers would pass the edition's capacity), "unprocessable" (the
+  // key was used for another decision).
+  decide: async (key: string, ids: string[], decision: Decision, deadline: string | null, o: DecideOptions): Promise<number> =>
     (
       await call(
         client.POST('/api/admin/applications/decisions', {
-          params: { header: { 'Idempotency-Key': key } },
-          body: { application_ids: ids, decision, rsvp_deadline: deadline ?? undefined },
+          params: { header: { 'Idempotency-Key': key }, query: scope(o.hackathon) },
+          body: {
+            application_ids: ids,
+            decision,
+            rsvp_deadline: deadline ?? undefined,
+            ...(o.allowOverCapacity ? { allow_over_capacity: true } : {}),
+          },
         }),
       )
     ).updated,

@@ -22,6 +22,9 @@ describe('toServiceError', () => {
   it('gives a reason only to the titles pages word themselves', () => {
     expect(new ServiceError(503, 'Code host not configured').reason).toBe('unconfigured');
     expect(new ServiceError(403, 'Form closed', 'Onboarding opens 1 Sep').reason).toBe('formClosed');
+    expect(new ServiceError(403, 'Applications are closed', 'Applications for X open 1 Sep').reason).toBe('applicationsClosed');
+    expect(new ServiceError(409, 'Over capacity').reason).toBe('overCapacity');
+    expect(new ServiceError(409, 'That hackathon is not the current one').reason).toBe('notCurrentHackathon');
     expect(new ServiceError(404, 'Not found').reason).toBeUndefined();
   });
 });

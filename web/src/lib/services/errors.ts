@@ -31,6 +31,11 @@ const reasons = {
   'Form closed': 'formClosed',
   'Nothing to finalize': 'nothingToFinalize',
   'Not the hiring term': 'notHiringTerm',
+  'Applications are closed': 'applicationsClosed',
+  'Over capacity': 'overCapacity',
+  'That hackathon is not the current one': 'notCurrentHackathon',
+  'Hackathon exists': 'hackathonExists',
+  'Hackathon not found': 'hackathonNotFound',
 } as const;
 export type Reason = (typeof reasons)[keyof typeof reasons];
 

@@ -21,16 +21,24 @@ export const reviews = {
   next: async (): Promise<ReviewApplication> => (await call(client.GET('/api/applications/random'))).application,
   // submit records a review and answers the reviewer's total so far:
   // kind "invalid" (details by score), or "forbidden", "notFound",
-  // "conflict" for an application the reviewer can no longer review.
+  // "conflict" for an application the reviewer can no longer review
+  // (reason notCurrentHackathon: its edition stopped being the current
+  // one).
   submit: async (body: ReviewBody): Promise<number> => (await call(client.POST('/api/review/submit', { body }))).total_reviews,
-  // leaderboard is the ranking and the statistics; `failed` names the
-  // parts the server could not read.
-  leaderboard: async (): Promise<Board> => {
-    const a = (await call(client.GET('/api/admin/leaderboard'))) as Board;
+  // leaderboard is one edition's ('' for the current one) ranking and
+  // statistics; `failed` names the parts the server could not read.
+  leaderboard: async (hackathon = ''): Promise<Board> => {
+    const a = (await call(client.GET('/api/admin/leaderboard', { params: { query: hackathon ? { hackathon } : {} } }))) as Board;
     return { ...a, failed: a.failed ?? [] };
   },
-  reviewer: async (reviewerId: string): Promise<ReviewerScores> =>
-    ((await call(client.GET('/api/admin/leaderboard', { params: { query: { reviewerId } } }))) as Extract<Answer, { reviewerScores: unknown }>).reviewerScores,
+  // reviewer is one reviewer's averages in an edition.
+  reviewer: async (reviewerId: string, hackathon = ''): Promise<ReviewerScores> =>
+    (
+      (await call(client.GET('/api/admin/leaderboard', { params: { query: hackathon ? { reviewerId, hackathon } : { reviewerId } } }))) as Extract<
+        Answer,
+        { reviewerScores: unknown }
+      >
+    ).reviewerScores,
   settings: (): Promise<ReviewSettings> => call(client.GET('/api/admin/review-settings')),
   // saveSettings refuses with kind "invalid" and details by field.
   saveSettings: (blind: boolean, cap: number | null) => call(client.PATCH('/api/admin/review-settings', { body: { blind, cap } })),

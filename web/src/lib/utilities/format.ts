@@ -27,3 +27,18 @@ export function money(cents: number, currency = 'CAD'): string {
 export function percent(fraction: number): string {
   return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(fraction);
 }
+
+// fromNow is how far an instant is from now in words ("in 2 days", "in 5
+// hours", "tomorrow"): days from a day away, hours from an hour, minutes
+// below.
+export function fromNow(iso: string, now: Date = new Date()): string {
+  const ms = new Date(iso).getTime() - now.getTime();
+  if (Number.isNaN(ms)) return '';
+  const f = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  const minute = 60_000;
+  const hour = 60 * minute;
+  const day = 24 * hour;
+  if (Math.abs(ms) >= day) return f.format(Math.round(ms / day), 'day');
+  if (Math.abs(ms) >= hour) return f.format(Math.round(ms / hour), 'hour');
+  return f.format(Math.round(ms / minute), 'minute');
+}

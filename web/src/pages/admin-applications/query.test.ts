@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sortBy } from '$lib/utilities/urlQuery';
-import { defaults, detailsId, listQuery, localDeadline } from './query';
+import { defaults, detailsId, detailsQuery, inEdition, listQuery, localDeadline } from './query';
 
 const { parse, format } = listQuery;
+const edition = '0b6f1c5e-8a55-4f0b-9b7d-2a3c4d5e6f70';
 
 describe('URL state', () => {
   it('reads the defaults from an empty query', () => {
@@ -10,12 +11,12 @@ describe('URL state', () => {
     expect(format(defaults)).toBe('');
   });
   it('round-trips every value', () => {
-    const s = { q: 'ana', status: 'submitted' as const, sort: 'normalized_score' as const, order: 'asc' as const, page: 3, pageSize: 10 };
-    expect(format(s)).toBe('?q=ana&status=submitted&sort=normalized_score&order=asc&page=3&page_size=10');
+    const s = { hackathon: edition, q: 'ana', status: 'submitted' as const, sort: 'normalized_score' as const, order: 'asc' as const, page: 3, pageSize: 10 };
+    expect(format(s)).toBe(`?hackathon=${edition}&q=ana&status=submitted&sort=normalized_score&order=asc&page=3&page_size=10`);
     expect(parse(format(s))).toEqual(s);
   });
   it('falls back on unknown values', () => {
-    expect(parse('?sort=password&order=up&status=x&page=-2&page_size=1000')).toEqual(defaults);
+    expect(parse('?hackathon=last-year&sort=password&order=up&status=x&page=-2&page_size=1000')).toEqual(defaults);
     expect(parse('?page=2.5&page_size=7').page).toBe(1);
     expect(parse(`?q=${'a'.repeat(150)}`).q).toHaveLength(100);
   });
@@ -28,6 +29,12 @@ describe('URL state', () => {
 });
 
 describe('paths and values', () => {
+  it('carries a non-current edition to the details and back', () => {
+    expect(inEdition('/admin/applications/abc', '')).toBe('/admin/applications/abc');
+    expect(inEdition('/admin/applications/abc', edition)).toBe(`/admin/applications/abc?hackathon=${edition}`);
+    expect(detailsQuery.parse(`?hackathon=${edition.toUpperCase()}`).hackathon).toBe(edition);
+    expect(detailsQuery.parse('?hackathon=x').hackathon).toBe('');
+  });
   it('finds the details id', () => {
     expect(detailsId('/admin/applications')).toBeNull();
     expect(detailsId('/admin/applications/')).toBeNull();

@@ -3,7 +3,9 @@
 import { adminSorts } from '$lib/services/applications';
 import { param, urlQuery } from '$lib/utilities/urlQuery';
 
+// The edition comes first: '' is the current one (left out of the URL).
 export const listQuery = urlQuery({
+  hackathon: param.uuid('hackathon'),
   q: param.text('q', { max: 100 }),
   status: param.choice('status', ['draft', 'submitted'] as const, ''),
   sort: param.choice('sort', adminSorts, 'created_at'),
@@ -12,6 +14,15 @@ export const listQuery = urlQuery({
   pageSize: param.pageSize(),
 });
 export const defaults = listQuery.defaults;
+
+// The details page's edition (?hackathon=, '' for the current one).
+export const detailsQuery = urlQuery({ hackathon: param.uuid('hackathon') });
+
+// inEdition is a path with the edition's ?hackathon= when it is not the
+// current one ('').
+export function inEdition(path: string, hackathon: string): string {
+  return path + detailsQuery.format({ hackathon });
+}
 
 // detailsId is the application id of a /admin/applications/{id} path, or
 // null for the table itself.

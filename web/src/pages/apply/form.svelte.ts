@@ -1,22 +1,29 @@
 // The application form's state and its conversations with the server:
-// loading and merging the two copies, the debounced autosave, the resume
-// upload, the team, positions and questions, moving between pages and
-// submitting. The components only read and bind this state.
+// the current edition's application window, the start from an earlier
+// edition's application, loading and merging the two copies, the
+// debounced autosave, the resume upload, the team, positions and
+// questions, moving between pages and submitting. The components only
+// read and bind this state.
 import { apply } from '$lib/i18n/apply';
-import { applications, type Application, type Question } from '$lib/services/applications';
+import { applications, type Application, type EarlierApplication, type OwnerApplication, type Question } from '$lib/services/applications';
 import { failure, isKind, ServiceError } from '$lib/services/errors';
+import { hackathons } from '$lib/services/hackathons';
 import { positions as positionService, type Position } from '$lib/services/positions';
 import { Resource } from '$lib/state/request.svelte';
 import { loadSession, type Profile } from '$lib/state/session.svelte';
+import { windowOf, type Window } from '$lib/utilities/window';
 import { checkFields, serverMessage } from './check';
 import { emptyValues, fromServer, same, type TeamMember, type Values } from './model';
 import { fieldId, lastPage, nextPage, pageOfField, pages, pagesLeaving, previousPage } from './pages';
-import { browserStore, clearLocal, merge, readLocal, writeLocal } from './persist';
+import { browserStore, clearLocal, merge, readLocal, writeLocal, type LocalCopy } from './persist';
 import { buildPatch, valueOf } from './sync';
 import { ResumeUpload } from './upload.svelte';
 
-export type { Position, Question };
-type SaveState = 'idle' | 'saving' | 'saved' | 'local' | 'partly' | 'offline' | 'failed';
+export type { EarlierApplication, Position, Question };
+type SaveState = 'idle' | 'saving' | 'saved' | 'local' | 'partly' | 'offline' | 'failed' | 'closed';
+// Stage is what the page shows: loading (or leaving), the window when it
+// is not open, the choice of a start, or the form.
+export type Stage = 'loading' | 'window' | 'choose' | 'form';
 export type SummaryItem = { id: string; text: string };
 
 const autosaveDelay = 800;
@@ -26,9 +33,25 @@ export function submittedPage(): void {
 }
 
 export class ApplyForm {
-  // opened is the form's loading: true once it shows, false while the
-  // page leaves (to sign in, or to the submitted page).
+  // opened is the page's loading: true once it shows (the window, the
+  // choice or the form), false while the page leaves (to sign in, or to
+  // the submitted page).
   opened = new Resource(() => this.#open());
+  // window is the current edition's application window; the form shows
+  // only while it is open.
+  window = $state<Window | null>(null);
+  // earlier are the applicant's applications of earlier editions, offered
+  // as a start (a copy) beside a blank form while choosing.
+  earlier = $state<EarlierApplication[]>([]);
+  choosing = $state(false);
+  starting = $state<string | null>(null);
+  startError = $state<unknown>(null);
+  // closed is the server's words when a write was refused because the
+  // window closed meanwhile (403 "Applications are closed").
+  closed = $state('');
+  // hasDraft: the applicant has a draft in the current edition (a closed
+  // window's page links to it).
+  hasDraft = $state(false);
   values = $state<Values>(emptyValues());
   page = $state(0);
   errors = $state<Record<string, string>>({});
@@ -42,6 +65,7 @@ export class ApplyForm {
     },
     uploaded: (name) => void this.#uploaded(name),
     locked: submittedPage,
+    closed: (e) => this.closedBy(e),
   });
   positions = $state<Position[]>([]);
   questions = $state<Question[]>([]);
@@ -51,6 +75,8 @@ export class ApplyForm {
   announcement = $state('');
 
   #profileId = '';
+  #profile: Profile | null = null;
+  #hackathonId = '';
   #appId: string | null = null;
   #base: Values = emptyValues();
   #syncedAt = $state<string | null>(null);
@@ -62,33 +88,95 @@ export class ApplyForm {
   #creating: Promise<void> | null = null;
   #store = browserStore();
 
+  get stage(): Stage {
+    if (this.opened.data !== true || !this.window) return 'loading';
+    if (this.window.kind !== 'open') return 'window';
+    return this.choosing ? 'choose' : 'form';
+  }
+
   get ready(): boolean {
-    return this.opened.data === true;
+    return this.stage === 'form';
   }
 
   async #open(): Promise<boolean> {
+    this.choosing = false;
     const profile = await loadSession();
     if (!profile) {
       location.assign('/login?next=%2Fapply');
       return false;
     }
     this.#profileId = profile.id;
-    const [app, positions] = await Promise.all([
+    this.#profile = profile;
+    const [app, positions, edition] = await Promise.all([
       applications.mine(),
       positionService.list().catch(() => [] as Position[]),
+      hackathons.current(),
     ]);
     if (app?.status === 'submitted') {
       clearLocal(this.#store, profile.id);
       submittedPage();
       return false;
     }
-    const m = merge(readLocal(this.#store, profile.id), app, profile.email, marketingOf(profile));
+    this.window = windowOf(edition);
+    this.#hackathonId = edition.id;
+    this.hasDraft = app !== null;
+    this.positions = positions;
+    if (this.window.kind !== 'open') return true;
+    const local = readLocal(this.#store, profile.id, edition.id);
+    // A returning applicant starting afresh (nothing on the server or on
+    // this device) may start from an earlier edition's application.
+    if (!app && !local) {
+      const earlier = await applications.history().catch(() => [] as EarlierApplication[]);
+      if (earlier.length) {
+        this.earlier = earlier;
+        this.choosing = true;
+        return true;
+      }
+    }
+    await this.#showForm(profile, app, local);
+    return true;
+  }
+
+  // startFrom makes the draft a copy of an earlier application and opens
+  // it; a draft made meanwhile on another device opens instead.
+  async startFrom(id: string): Promise<void> {
+    if (this.starting) return;
+    this.starting = id;
+    this.startError = null;
+    try {
+      await applications.create(this.#profileId, id);
+    } catch (e) {
+      if (!isKind(e, 'conflict')) {
+        this.startError = e;
+        this.starting = null;
+        return;
+      }
+    }
+    this.starting = null;
+    await this.opened.reload();
+  }
+
+  // startBlank opens the form without a copy (the draft is made on the
+  // first save, as ever).
+  async startBlank(): Promise<void> {
+    if (this.starting || !this.#profile) return;
+    this.starting = 'blank';
+    this.startError = null;
+    try {
+      await this.#showForm(this.#profile, null, null);
+      this.choosing = false;
+    } finally {
+      this.starting = null;
+    }
+  }
+
+  async #showForm(profile: Profile, app: OwnerApplication | null, local: LocalCopy | null): Promise<void> {
+    const m = merge(local, app, profile.email, marketingOf(profile));
     this.#appId = app?.id ?? null;
     this.#base = m.base;
     this.#syncedAt = m.syncedAt;
     this.values = m.values;
     this.page = m.page;
-    this.positions = positions;
     // The name this device saw, until the server says which resume it holds.
     this.resume.current = app && m.resumeName ? { name: m.resumeName, url: null, preview_url: null } : null;
     // While positions this device chose have not reached the server, keep
@@ -99,7 +187,6 @@ export class ApplyForm {
     // What this device changed before and never sent goes now (the draft
     // exists: opening the page never creates one).
     if (app && buildPatch(this.values, this.#base, this.questions).fields.length) void this.flush();
-    return true;
   }
 
   // persist writes the local copy; the page calls it from an effect, so
@@ -108,6 +195,7 @@ export class ApplyForm {
     if (!this.ready || !this.#profileId) return;
     writeLocal(this.#store, {
       profileId: this.#profileId,
+      hackathonId: this.#hackathonId,
       values: $state.snapshot(this.values) as Values,
       page: this.page,
       resumeName: this.resume.current?.name ?? null,
@@ -196,6 +284,10 @@ export class ApplyForm {
       this.save = 'failed';
       return;
     }
+    if (e.reason === 'applicationsClosed') {
+      this.closedBy(e);
+      return;
+    }
     if (e.kind === 'conflict' && this.#appId) {
       submittedPage(); // submitted on another device
       return;
@@ -220,6 +312,13 @@ export class ApplyForm {
     this.#appId = app.id;
     this.#base = fromServer(app);
     this.#syncedAt = app.updated_at;
+  }
+
+  // closedBy shows the server's words on the closed window; what is typed
+  // stays on this device.
+  closedBy(e: ServiceError): void {
+    this.closed = e.detail ?? e.title;
+    this.save = 'closed';
   }
 
   // ensureDraft creates the server's draft on the first save.
@@ -367,6 +466,9 @@ export class ApplyForm {
       if (f.kind === 'conflict') {
         clearLocal(this.#store, this.#profileId);
         submittedPage();
+      } else if (f.reason === 'applicationsClosed') {
+        this.closedBy(f);
+        this.submitError = f;
       } else if (f.kind === 'invalid' && Object.keys(f.details).length) {
         const mapped: Record<string, string> = {};
         for (const [field, reason] of Object.entries(f.details)) mapped[field] = serverMessage(field, reason, this.questions);

@@ -137,6 +137,18 @@ describe('local copy', () => {
     expect(merge(readLocal(store, me), null, 'me@example.com', false).source).toBe('empty');
   });
 
+  it('restores only the copy of the edition it was typed for', () => {
+    const store = memory();
+    const thisYear = '7d3c0e1a-1f2b-4c5d-8e9f-0a1b2c3d4e5f';
+    const lastYear = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+    writeLocal(store, local({ hackathonId: lastYear }));
+    expect(readLocal(store, me, thisYear)).toBeNull();
+    expect(readLocal(store, me, lastYear)).toEqual(local({ hackathonId: lastYear }));
+    // a copy written before editions is taken as the current edition's
+    writeLocal(store, local());
+    expect(readLocal(store, me, thisYear)).toEqual(local());
+  });
+
   it('ignores unreadable copies and keeps what it can of an older shape', () => {
     const store = memory();
     store.setItem(keyOf(me), '{not json');

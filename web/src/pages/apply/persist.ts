@@ -4,13 +4,17 @@
 // synced from (`syncedAt`). A server copy with another updated_at changed
 // since (on another device, say) and wins; otherwise the server holds
 // nothing this device has not seen, and the local copy, which may hold
-// more, wins.
+// more, wins. The copy names the edition it was typed for: a copy of
+// another edition's application (an earlier year's unsent draft) is not
+// restored into this one's.
 import { isObject, readCopy, removeCopy, writeCopy, type Store } from '$lib/utilities/localCopy';
 import { clampPage } from './pages';
 import { emptyValues, fromServer, type ServerApplication, type TeamMember, type Values } from './model';
 
 export type LocalCopy = {
   profileId: string;
+  // the edition's id; absent in a copy written before editions
+  hackathonId?: string;
   values: Values;
   page: number;
   resumeName: string | null;
@@ -44,13 +48,17 @@ function values(raw: unknown): Values {
   return v;
 }
 
-// readLocal is the stored copy of this profile, or null (none, unreadable,
-// or another profile's).
-export function readLocal(store: Store | null, profileId: string): LocalCopy | null {
+// readLocal is the stored copy of this profile for the edition (when
+// given), or null (none, unreadable, another profile's or another
+// edition's; a copy from before editions is taken as the edition's).
+export function readLocal(store: Store | null, profileId: string, hackathonId?: string): LocalCopy | null {
   const raw = readCopy(store, keyOf(profileId), profileId);
   if (!raw) return null;
+  const edition = typeof raw.hackathonId === 'string' ? raw.hackathonId : undefined;
+  if (hackathonId && edition && edition !== hackathonId) return null;
   return {
     profileId,
+    ...(edition ? { hackathonId: edition } : {}),
     values: values(raw.values),
     page: clampPage(raw.page),
     resumeName: typeof raw.resumeName === 'string' ? raw.resumeName : null,

@@ -4,7 +4,7 @@
 import { apply } from '$lib/i18n/apply';
 import { applications, type Resume } from '$lib/services/applications';
 import type { Upload } from '$lib/services/types';
-import { failure, isKind } from '$lib/services/errors';
+import { failure, isKind, type ServiceError } from '$lib/services/errors';
 import { resumeProblem } from './resume';
 
 export type { Resume };
@@ -18,6 +18,8 @@ type Hooks = {
   uploaded: (name: string) => void;
   // the application was submitted meanwhile
   locked: () => void;
+  // the application window closed meanwhile (403, the server's words)
+  closed: (e: ServiceError) => void;
 };
 
 export class ResumeUpload {
@@ -69,8 +71,14 @@ export class ResumeUpload {
       if (mine !== this.#pick || isKind(e, 'aborted')) return;
       this.#upload = null;
       this.progress = null;
-      const kind = failure(e).kind;
+      const f = failure(e);
+      const kind = f.kind;
       if (kind === 'conflict') this.hooks.locked();
+      if (f.reason === 'applicationsClosed') {
+        this.hooks.closed(f);
+        this.hooks.error(f.detail ?? f.title);
+        return;
+      }
       this.hooks.error(kind === 'tooLarge' ? apply.resume.tooLarge : kind === 'unsupported' ? apply.resume.wrongType : apply.resume.failed);
     }
   }

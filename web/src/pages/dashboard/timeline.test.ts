@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakdownRows, bucketLabel, intervalQuery, peak, series, tickLabel, ticks } from './timeline';
+import { breakdownRows, bucketLabel, intervalQuery, peak, placesLeft, series, tickLabel, ticks } from './timeline';
 
 const parseInterval = (search: string) => intervalQuery.parse(search).interval;
 
@@ -14,8 +14,21 @@ describe('interval in the URL', () => {
     expect(parseInterval('?interval=01')).toBe(24);
   });
   it('writes the interval chosen, days too', () => {
-    expect(intervalQuery.format({ interval: 1 })).toBe('?interval=1');
-    expect(intervalQuery.format({ interval: 24 })).toBe('?interval=24');
+    expect(intervalQuery.format({ hackathon: '', interval: 1 })).toBe('?interval=1');
+    expect(intervalQuery.format({ hackathon: '', interval: 24 })).toBe('?interval=24');
+  });
+  it('names an edition other than the current one', () => {
+    const id = '0b6f1c5e-8a55-4f0b-9b7d-2a3c4d5e6f70';
+    expect(intervalQuery.format({ hackathon: id, interval: 24 })).toBe(`?hackathon=${id}&interval=24`);
+    expect(intervalQuery.parse(`?hackathon=${id}`)).toEqual({ hackathon: id, interval: 24 });
+  });
+});
+
+describe('places left', () => {
+  it('is the capacity less attending and open offers, or none without one', () => {
+    expect(placesLeft({ limit: 10, attending: 3, open_offers: 4 })).toBe(3);
+    expect(placesLeft({ limit: 5, attending: 3, open_offers: 4 })).toBe(-2);
+    expect(placesLeft({ limit: null, attending: 3, open_offers: 4 })).toBeNull();
   });
 });
 

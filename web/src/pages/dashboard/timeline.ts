@@ -7,9 +7,21 @@ export type Bucket = { bucket: string; count: number };
 
 const defaultLocale = typeof navigator === 'undefined' ? 'en' : navigator.language || 'en';
 
-// The interval lives in the URL: ?interval=1 (hours) or 24 (days, also
-// for anything else), kept in the URL once chosen.
-export const intervalQuery = urlQuery({ interval: param.number<Interval>('interval', [1, 24], 24, { always: true }) });
+// The edition ('' for the current one) and the interval live in the URL:
+// ?interval=1 (hours) or 24 (days, also for anything else), kept in the
+// URL once chosen.
+export const intervalQuery = urlQuery({
+  hackathon: param.uuid('hackathon'),
+  interval: param.number<Interval>('interval', [1, 24], 24, { always: true }),
+});
+
+export type Capacity = { limit: number | null; attending: number; open_offers: number };
+
+// placesLeft is what the capacity leaves after attending and open offers
+// (negative when past it), or null without a capacity.
+export function placesLeft(c: Capacity): number | null {
+  return c.limit === null ? null : c.limit - c.attending - c.open_offers;
+}
 
 const rangeOptions: Intl.DateTimeFormatOptions = {
   weekday: 'short',

@@ -28,6 +28,29 @@ describe('nextSteps', () => {
     expect(kinds({ role: 'member', application: offer, now: new Date('2025-03-06T00:00:00Z') })).toEqual(['applicationSubmitted']);
     expect(kinds({ role: 'member', application: { ...offer, decision: 'waitlist' }, now })).toEqual(['applicationSubmitted']);
   });
+  it('follows the current edition’s application window', () => {
+    const open = { kind: 'open', name: 'HackMUN', closes: '2025-03-03T17:00:00Z' } as const;
+    expect(nextSteps({ role: 'member', application: null, window: open, now })).toEqual([
+      { kind: 'startApplication', href: '/apply', closes: '2025-03-03T17:00:00Z' },
+    ]);
+    expect(nextSteps({ role: 'member', application: draft, window: { ...open, closes: null }, now })).toEqual([{ kind: 'continueApplication', href: '/apply' }]);
+    expect(nextSteps({ role: 'member', application: null, window: { kind: 'upcoming', name: 'HackMUN', opens: '2025-04-01T12:00:00Z' }, now })).toEqual([
+      { kind: 'applicationsOpen', href: '', name: 'HackMUN', opens: '2025-04-01T12:00:00Z' },
+    ]);
+    const closed = { kind: 'closed', name: 'HackMUN', closed: '2025-02-01T12:00:00Z' } as const;
+    expect(kinds({ role: 'member', application: null, window: closed, now })).toEqual([]);
+    expect(kinds({ role: 'member', application: draft, window: closed, now })).toEqual([]);
+    expect(kinds({ role: 'member', application: offer, window: closed, now })).toEqual(['answerOffer']);
+  });
+  it('asks to answer an earlier edition’s offer while this edition’s holds none', () => {
+    const earlier = [{ ...offer, hackathon: { name: 'HackMUN 2024' } }];
+    expect(nextSteps({ role: 'member', application: null, earlier, now })).toEqual([
+      { kind: 'answerOffer', href: '/apply/submitted', deadline: '2025-03-05T23:59:00Z', hackathon: 'HackMUN 2024' },
+      { kind: 'startApplication', href: '/apply' },
+    ]);
+    expect(kinds({ role: 'member', application: offer, earlier, now })).toEqual(['answerOffer']);
+    expect(kinds({ role: 'member', application: null, earlier: [{ ...earlier[0]!, rsvp: 'declined' }], now })).toEqual(['startApplication']);
+  });
   it('offers nothing for an application it does not know', () => {
     expect(kinds({ role: 'member', now })).toEqual([]);
   });

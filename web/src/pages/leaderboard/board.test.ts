@@ -41,12 +41,15 @@ describe('view state in the URL', () => {
     expect(parseView('')).toEqual(defaultView);
   });
   it('round-trips a view', () => {
-    const v = { sort: 'email', order: 'desc', q: 'ana', reviewer: id(7) } as const;
+    const v = { hackathon: '', sort: 'email', order: 'desc', q: 'ana', reviewer: id(7) } as const;
     expect(viewQuery(v)).toBe(`?sort=email&order=desc&q=ana&reviewer=${id(7)}`);
     expect(parseView(viewQuery(v))).toEqual(v);
+    const earlier = { ...v, hackathon: id(3) };
+    expect(viewQuery(earlier)).toBe(`?hackathon=${id(3)}&sort=email&order=desc&q=ana&reviewer=${id(7)}`);
+    expect(parseView(viewQuery(earlier))).toEqual(earlier);
   });
   it('drops unknown values', () => {
-    expect(parseView('?sort=drop&order=sideways&reviewer=nope')).toEqual(defaultView);
+    expect(parseView('?hackathon=last-year&sort=drop&order=sideways&reviewer=nope')).toEqual(defaultView);
   });
   it('leaves the default view out of the address', () => {
     expect(viewQuery(defaultView)).toBe('');

@@ -28,9 +28,10 @@ export function podium(ranked: readonly Ranked[]): Ranked[] {
 export const sortKeys = ['rank', 'name', 'email', 'reviews'] as const;
 export type SortKey = (typeof sortKeys)[number];
 
-// The table's view in the address: sort, order, search, the reviewer whose
-// averages are open.
+// The view in the address: the edition ('' for the current one), the
+// table's sort, order and search, the reviewer whose averages are open.
 export const viewQuery = urlQuery({
+  hackathon: param.uuid('hackathon'),
   sort: param.choice('sort', sortKeys, 'rank'),
   order: param.order('asc'),
   q: param.text('q'),

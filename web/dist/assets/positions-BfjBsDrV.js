@@ -1,1 +1,0 @@
-import{d as e,u as t}from"./Shell-DANQa9S0.js";var n={list:async()=>(await t(e.GET(`/api/positions`))).positions};export{n as t};

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Hackathons from './Hackathons.svelte';
+
+mountPage(Hackathons);
