@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"hackdesk/internal/platform/payloadcodec"
 	"io"
 	"log/slog"
 	"net"
@@ -15,6 +16,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -37,8 +39,11 @@ type App struct {
 	Log      *slog.Logger
 	Store    *db.Store
 	Temporal client.Client
-	Blob     *storage.Store
-	Mailer   mail.Sender
+	// Codec encrypts every payload the client writes (TEMPORAL_PAYLOAD_KEYS);
+	// the API's codec server decodes with it for the Temporal UI.
+	Codec  *payloadcodec.Codec
+	Blob   *storage.Store
+	Mailer mail.Sender
 	// CodeHost is the code host Foundry launches on; nil without
 	// GITHUB_TOKEN (the Foundry routes then answer 503).
 	CodeHost *codehost.Client
@@ -90,7 +95,16 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		a.Close()
 		return nil, err
 	}
+	codec, err := payloadcodec.FromEnv(cfg.TemporalPayloadKeys)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.Codec = codec
+	dc := payloadcodec.DataConverter(codec)
 	a.Temporal, err = client.DialContext(ctx, client.Options{
+		DataConverter:     dc,
+		FailureConverter:  payloadcodec.FailureConverter(dc),
 		HostPort:          cfg.TemporalAddress,
 		Namespace:         cfg.TemporalNamespace,
 		Logger:            sdklog.NewStructuredLogger(a.Log.With("component", "temporal")),
@@ -119,6 +133,11 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		}
 	}
 	return a, nil
+}
+
+// DataConverter is the Temporal client's: JSON through the payload codec.
+func (a *App) DataConverter() converter.DataConverter {
+	return payloadcodec.DataConverter(a.Codec)
 }
 
 // Migrate applies pending migrations.

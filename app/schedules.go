@@ -12,7 +12,7 @@ import (
 // changed; `hackdesk worker` and `hackdesk dev` call it at start-up.
 func (a *App) EnsureSchedules(ctx context.Context) (schedules.Outcome, error) {
 	all := schedules.All(a.Config.TaskQueue, strings.TrimRight(a.Config.PublicURL, "/"))
-	out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, all)
+	out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, all)
 	if err != nil {
 		return out, err
 	}

@@ -65,7 +65,7 @@ func TestSweepSchedule(t *testing.T) {
 		('live-limit', now(), 1, now() + interval '1 hour')`)
 
 	s := testSchedule(t, a, schedules.SweepID)
-	out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, []schedules.Schedule{s})
+	out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, []schedules.Schedule{s})
 	if err != nil || !slices.Equal(out.Created, []string{s.ID}) {
 		t.Fatalf("first ensure = %+v, %v; want created", out, err)
 	}
@@ -110,13 +110,13 @@ func TestSweepSchedule(t *testing.T) {
 	}
 
 	// Ensured again: nothing new. A changed interval is updated.
-	if out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, []schedules.Schedule{s}); err != nil ||
+	if out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, []schedules.Schedule{s}); err != nil ||
 		len(out.Created)+len(out.Updated) != 0 || len(out.Unchanged) != 1 {
 		t.Fatalf("second ensure = %+v, %v; want unchanged", out, err)
 	}
 	changed := s
 	changed.Every = 20 * time.Minute
-	if out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, []schedules.Schedule{changed}); err != nil ||
+	if out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, []schedules.Schedule{changed}); err != nil ||
 		!slices.Equal(out.Updated, []string{s.ID}) {
 		t.Fatalf("changed ensure = %+v, %v; want updated", out, err)
 	}

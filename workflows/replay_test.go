@@ -1,6 +1,8 @@
 package workflows_test
 
 import (
+	"encoding/base64"
+	"hackdesk/internal/platform/payloadcodec"
 	"testing"
 	"time"
 
@@ -58,11 +60,29 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			t.Parallel()
-			r := worker.NewWorkflowReplayer()
+			r := newReplayer(t)
 			r.RegisterWorkflowWithOptions(c.changed, workflow.RegisterOptions{Name: c.name})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, c.file); err == nil {
 				t.Fatalf("a changed %s replayed %s without error", c.name, c.file)
 			}
 		})
 	}
+}
+
+// newReplayer is a replayer with the payload codec in place, as every
+// worker has it: plaintext histories (recorded before encryption) and
+// encrypted ones must both replay.
+func newReplayer(t *testing.T) worker.WorkflowReplayer {
+	t.Helper()
+	codec, err := payloadcodec.FromEnv("test:" + base64.StdEncoding.EncodeToString(make([]byte, 32)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := payloadcodec.DataConverter(codec)
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+		DataConverter: dc, FailureConverter: payloadcodec.FailureConverter(dc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

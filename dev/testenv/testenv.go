@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hackdesk/internal/platform/payloadcodec"
 	"log/slog"
 	"net/url"
 	"os"
@@ -42,6 +43,8 @@ const TimeZone = "America/St_Johns"
 const templateDB = "hackdesk_template"
 
 var (
+	// PayloadKeys is the TEMPORAL_PAYLOAD_KEYS of every test's Config.
+	PayloadKeys = "test:" + base64.StdEncoding.EncodeToString([]byte(randomHex(16)))
 	// signingKey is the SIGNING_KEY of every test's Config.
 	signingKey = base64.StdEncoding.EncodeToString([]byte(randomHex(16)))
 	shared     *devstack.Stack
@@ -230,6 +233,7 @@ func Config(t testing.TB) config.Config {
 	cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = gitHub.Token(), gitHub.Org(), gitHub.URL()
 	cfg.FoundryPollInterval = 200 * time.Millisecond
 	cfg.SigningKey = signingKey
+	cfg.TemporalPayloadKeys = PayloadKeys
 	cfg.WebhookSigningKey = shop.WebhookKey
 	cfg.ReceiptSenderDomains = []string{receipttest.DevShopDomain}
 	cfg.DKIMTXTFile = shop.TXTFile
@@ -302,11 +306,19 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// Temporal dials the shared Temporal server for t (closed when t ends).
+// Temporal dials the shared Temporal server for t (closed when t ends),
+// with the payload codec of cfg, as the app's own client has.
 func Temporal(t testing.TB, cfg config.Config) client.Client {
 	t.Helper()
+	codec, err := payloadcodec.FromEnv(cfg.TemporalPayloadKeys)
+	if err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+	dc := payloadcodec.DataConverter(codec)
 	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+		Logger:           sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)),
+		DataConverter:    dc,
+		FailureConverter: payloadcodec.FailureConverter(dc)})
 	if err != nil {
 		t.Fatalf("testenv: dial Temporal: %v", err)
 	}

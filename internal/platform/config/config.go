@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"hackdesk/internal/platform/payloadcodec"
 	"hackdesk/internal/platform/signing"
 )
 
@@ -44,6 +45,11 @@ type Config struct {
 	// keys of signed links (membership QR, unsubscribe) are derived from
 	// it (package signing). Use SigningKeyBytes.
 	SigningKey string
+
+	// TemporalPayloadKeys is TEMPORAL_PAYLOAD_KEYS, "id:base64key,...":
+	// every Temporal payload is encrypted with the first key and decrypted
+	// with whichever key its metadata names (package payloadcodec).
+	TemporalPayloadKeys string
 
 	// WebhookSigningKey is the inbound-email provider's key: posts to the
 	// membership webhook are signed with it. Empty: the webhook answers 503.
@@ -182,6 +188,7 @@ func FromEnv() Config {
 	str("TEMPORAL_UI_URL", &c.TemporalUIURL)
 	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
 	str("SIGNING_KEY", &c.SigningKey)
+	str("TEMPORAL_PAYLOAD_KEYS", &c.TemporalPayloadKeys)
 	str("WEBHOOK_SIGNING_KEY", &c.WebhookSigningKey)
 	str("DKIM_TXT_FILE", &c.DKIMTXTFile)
 	str("METRICS_ADDR", &c.MetricsAddr)
@@ -255,6 +262,9 @@ func (c Config) Validate(role Role) error {
 		}
 	}
 	if _, err := c.SigningKeyBytes(); err != nil {
+		return err
+	}
+	if _, err := payloadcodec.ParseKeys(c.TemporalPayloadKeys); err != nil {
 		return err
 	}
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {

@@ -120,6 +120,7 @@ func complete() Config {
 	c.S3AccessKey = "access"
 	c.S3SecretKey = "secret"
 	c.SigningKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // 32 bytes
+	c.TemporalPayloadKeys = "k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 	return c
 }
 
@@ -160,6 +161,11 @@ func TestValidate(t *testing.T) {
 		{"ErrNoSigningKey", RoleWorker, func(c *Config) { c.SigningKey = "" }, "SIGNING_KEY"},
 		{"ErrShortSigningKey", RoleServe, func(c *Config) { c.SigningKey = "c2hvcnQ=" }, "SIGNING_KEY"},
 		{"ErrSigningKeyNotBase64", RoleServe, func(c *Config) { c.SigningKey = "not base64!" }, "SIGNING_KEY"},
+		{"ErrNoPayloadKeys", RoleServe, func(c *Config) { c.TemporalPayloadKeys = "" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"ErrWorkerNoPayloadKeys", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"ErrMalformedPayloadKeys", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "k1=abc" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"ErrShortPayloadKey", RoleServe, func(c *Config) { c.TemporalPayloadKeys = "k1:c2hvcnQ=" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"OKPayloadKeyRotation", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "k2:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=,k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" }, ""},
 		{"ErrDues", RoleServe, func(c *Config) { c.MembershipDuesCents = -1 }, "MEMBERSHIP_DUES_CENTS"},
 		{"ErrBroadcastRate", RoleWorker, func(c *Config) { c.BroadcastRate = 0 }, "BROADCAST_RATE"},
 		{"ErrWebhookConcurrency", RoleServe, func(c *Config) { c.WebhookConcurrency = 0 }, "WEBHOOK_CONCURRENCY"},
