@@ -11,12 +11,14 @@ TOXIPROXY_VERSION := v2.5.0
 # workflowcheck is released apart from the Go SDK; v0.6.0 analyses code
 # written against go.temporal.io/sdk v1.50 (go.mod).
 WORKFLOWCHECK_VERSION := v0.6.0
+GOLANGCI_LINT_VERSION := v2.15.0
 
 TEMPORAL  := $(BIN)/temporal
 SQLC      := $(BIN)/sqlc
 VERSITYGW := $(BIN)/versitygw
 HACKDESK  := $(BIN)/hackdesk
 WORKFLOWCHECK := $(BIN)/workflowcheck
+GOLANGCI_LINT := $(BIN)/golangci-lint
 
 # Each tool is built once and rebuilt only when its pinned version changes.
 $(BIN)/.temporal-$(TEMPORAL_VERSION):
@@ -42,10 +44,14 @@ $(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION):
 	@mkdir -p $(BIN)
 	go install go.temporal.io/sdk/contrib/tools/workflowcheck@$(WORKFLOWCHECK_VERSION)
 	@rm -f $(BIN)/.workflowcheck-* && touch $@
+$(BIN)/.golangci-lint-$(GOLANGCI_LINT_VERSION):
+	@mkdir -p $(BIN)
+	go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)
+	@rm -f $(BIN)/.golangci-lint-* && touch $@
 
 TOOLS := $(BIN)/.temporal-$(TEMPORAL_VERSION) $(BIN)/.sqlc-$(SQLC_VERSION) $(BIN)/.versitygw-$(VERSITYGW_VERSION)
 
-.PHONY: help tools build run test reliability bench fuzz generate sqlc-diff vet workflowcheck fmt-check check clean web web-dev web-diff lint-openapi
+.PHONY: help tools build run test reliability bench fuzz generate sqlc-diff vet lint workflowcheck fmt-check check clean web web-dev web-diff lint-openapi
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-12s %s\n", $$1, $$2}'
@@ -96,6 +102,11 @@ sqlc-diff: $(BIN)/.sqlc-$(SQLC_VERSION) ## fail when the committed sqlc code is 
 vet: ## go vet
 	go vet ./...
 
+# The layering (which package may import which: depguard) and the
+# linters' findings; the rules and every exception are in .golangci.yml.
+lint: $(BIN)/.golangci-lint-$(GOLANGCI_LINT_VERSION) ## golangci-lint (pinned): the import rules of docs/design.md, errcheck, staticcheck, unused, gocritic
+	$(GOLANGCI_LINT) run ./...
+
 workflowcheck: $(BIN)/.workflowcheck-$(WORKFLOWCHECK_VERSION) ## find non-deterministic code in the workflows (Temporal's workflowcheck)
 	$(WORKFLOWCHECK) ./workflows/...
 
@@ -132,7 +143,7 @@ web-diff: web ## fail when the committed web/dist or generated front-end files a
 lint-openapi: web/node_modules/.package-lock.json ## lint api/openapi.yaml with the pinned redocly (0 errors)
 	$(WEB_NPM) run lint:openapi
 
-check: test vet workflowcheck fmt-check sqlc-diff lint-openapi ## everything CI runs
+check: test vet lint workflowcheck fmt-check sqlc-diff lint-openapi ## everything CI runs
 
 clean: ## remove built binaries (keeps .data)
 	rm -rf $(BIN)

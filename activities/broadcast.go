@@ -104,7 +104,7 @@ func (a *BroadcastActivities) SendBroadcastBatch(ctx context.Context, in Broadca
 	// The outcomes are written down even if the activity is being
 	// cancelled, as DeliverEmail does for the email itself.
 	if marks.Len() > 0 {
-		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), bookkeepingTimeout)
+		bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mail.BookkeepingTimeout)
 		err := broadcast.Mark(bctx, a.Store.Queries, in.BroadcastID, marks)
 		cancel()
 		if err != nil {

@@ -153,7 +153,7 @@ func TestDeliverEmail(t *testing.T) {
 		a, s := setup(t, sender)
 		// An earlier attempt claimed the row and died before recording the outcome.
 		if _, err := s.Pool().Exec(ctx, `UPDATE emails SET status = 'sending', attempts = 1,
-			updated_at = now() - $1::interval WHERE idempotency_key = 'k'`, activities.ClaimTimeout.String()); err != nil {
+			updated_at = now() - $1::interval WHERE idempotency_key = 'k'`, mail.ClaimTimeout.String()); err != nil {
 			t.Fatal(err)
 		}
 		_, err := a.DeliverEmail(ctx, "k")

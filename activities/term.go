@@ -84,24 +84,10 @@ func (a *TermActivities) RecordWindowClosed(ctx context.Context, in TermWindowCl
 
 // FutureWindowTerm is a term with a form window yet to close, as the term
 // reconciler starts its TermWindow workflow.
-type FutureWindowTerm struct {
-	TermID   uuid.UUID
-	TermName string
-	Windows  TermDates
-}
+type FutureWindowTerm = onboarding.WindowTerm
 
 // TermsWithFutureWindows lists the terms with a form window that closes
 // after now, oldest first (TermReconcile).
 func (a *TermActivities) TermsWithFutureWindows(ctx context.Context) ([]FutureWindowTerm, error) {
-	rows, err := a.Store.TermListFutureWindows(ctx, time.Now())
-	if err != nil {
-		return nil, err
-	}
-	out := make([]FutureWindowTerm, 0, len(rows))
-	for _, t := range rows {
-		out = append(out, FutureWindowTerm{TermID: t.ID, TermName: t.Name, Windows: TermDates{
-			OnboardingOpensAt: t.OnboardingOpensAt, OnboardingClosesAt: t.OnboardingClosesAt,
-			ReturningOpensAt: t.ReturningOpensAt, ReturningClosesAt: t.ReturningClosesAt}})
-	}
-	return out, nil
+	return onboarding.FutureWindows(ctx, a.Store.Queries, time.Now())
 }

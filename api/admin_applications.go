@@ -3,7 +3,6 @@ package api
 import (
 	"maps"
 	"net/http"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
@@ -11,16 +10,6 @@ import (
 	"hackdesk/internal/feature/review"
 	"hackdesk/internal/platform/apperr"
 )
-
-// joinSet lists the values of set for a field error ("must be one of a,
-// b, c"): the decisions and hiring bodies use it.
-func joinSet[T ~string](set []T) string {
-	s := make([]string, len(set))
-	for i, v := range set {
-		s[i] = string(v)
-	}
-	return strings.Join(s, ", ")
-}
 
 // adminListApplications is GET /api/admin/applications?q=&status=&sort=&order=&page=&page_size=:
 // every application (drafts too) with its applicant's name, searchable by

@@ -1,10 +1,14 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
+	"hackdesk/db"
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/mail"
+	"hackdesk/outbox"
+	"hackdesk/workflows"
 )
 
 // listEmails is GET /api/admin/emails?to=&kind=&page=&page_size=: the
@@ -22,5 +26,17 @@ func (s *Server) listEmails(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	writeList(w, "emails", out, total, pg)
+	return nil
+}
+
+// queueEmails queues the SendEmail workflow of each email a feature's
+// transaction recorded, in that transaction: the one way the API delivers
+// an email.
+func queueEmails(ctx context.Context, q *db.Queries, refs ...mail.Ref) error {
+	for _, r := range refs {
+		if _, err := outbox.Enqueue(ctx, q, workflows.SendEmailRequest(workflows.SendEmailInput{Key: r.Key, Kind: r.Kind, To: r.To})); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -37,6 +37,9 @@ func (s *Server) checkReadiness(ctx context.Context) readiness {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
 	rd := readiness{Ready: true, Checks: map[string]string{"database": "ok", "temporal": "ok"}}
+	// The database's check is a direct query (one of the adapters' few): it
+	// probes the database itself, and its answer (the outbox's backlog) is
+	// only reported, never a rule's input.
 	if s.store == nil {
 		rd.Checks["database"], rd.Ready = "unavailable", false
 	} else if row, err := s.store.WorkflowStartLag(ctx); err != nil {

@@ -15,45 +15,6 @@ import (
 	"hackdesk/workflows"
 )
 
-// The states of a term's finalization as the hiring page follows it.
-const (
-	finalizationNone      = "none"
-	finalizationRunning   = "running"
-	finalizationCompleted = "completed"
-	finalizationFailed    = "failed"
-)
-
-// finalizationSteps names the workflow's steps (its progress query's
-// Step) in the API, in the order they run.
-var finalizationSteps = map[string]string{
-	workflows.HiringStepLoad:    "load",
-	workflows.HiringStepPromote: "promote",
-	workflows.HiringStepDemote:  "demote",
-	workflows.HiringStepWelcome: "welcome",
-	workflows.HiringStepRecord:  "record",
-	workflows.HiringStepDone:    "done",
-}
-
-// finalizationProgress is where a finalization is: its step (null before
-// the run has started, or when the run could not tell) and its counts.
-// Once it has completed the counts are its result: hires and promoted the
-// new execs, previous the execs demoted, welcomed the emails sent.
-type finalizationProgress struct {
-	Step     *string `json:"step"`
-	Hires    int     `json:"hires"`
-	Promoted int     `json:"promoted"`
-	Previous int     `json:"previous"`
-	Welcomed int     `json:"welcomed"`
-}
-
-// finalizationView is the answer of GET /api/applications/hiring/finalization.
-type finalizationView struct {
-	WorkflowID *string               `json:"workflow_id"`
-	Status     string                `json:"status"`
-	Progress   *finalizationProgress `json:"progress"`
-	RunURL     *string               `json:"run_url"`
-}
-
 // temporalWait bounds each call to Temporal the finalization's status
 // makes, so an unreachable server answers 503 rather than hanging.
 const temporalWait = 5 * time.Second
@@ -69,17 +30,13 @@ var errTemporalDown = apperr.WithMessage(apperr.Unavailable, "Service unavailabl
 // progress query, a completed one its result.
 func (s *Server) hiringFinalization(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
+	f, claimed, err := hiring.FinalizationOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
 	if err != nil {
 		return err
 	}
-	f, err := s.store.Queries.HiringFinalizationGet(ctx, t.ID)
-	if errors.Is(err, db.ErrNotFound) {
-		writeJSON(w, http.StatusOK, finalizationView{Status: finalizationNone})
+	if !claimed {
+		writeJSON(w, http.StatusOK, hiring.FinalizationView{Status: hiring.FinalizationNone})
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	out, err := s.finalizationRun(ctx, f)
 	if err != nil {
@@ -90,9 +47,9 @@ func (s *Server) hiringFinalization(w http.ResponseWriter, r *http.Request) erro
 }
 
 // finalizationRun reads a claimed finalization's run from Temporal.
-func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (finalizationView, error) {
+func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (hiring.FinalizationView, error) {
 	id := f.WorkflowID
-	out := finalizationView{WorkflowID: &id, Status: finalizationRunning, Progress: &finalizationProgress{}}
+	out := hiring.FinalizationView{WorkflowID: &id, Status: hiring.FinalizationRunning, Progress: &hiring.FinalizationProgress{}}
 	if s.temporal == nil {
 		return out, errTemporalDown
 	}
@@ -104,7 +61,7 @@ func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (
 	case errors.As(err, &missing) && f.FinalizedAt != nil:
 		// Recorded, and its history is gone (retention): the row keeps
 		// the result.
-		out.Status, out.Progress = finalizationCompleted, recordedResult(f)
+		out.Status, out.Progress = hiring.FinalizationCompleted, hiring.RecordedView(f)
 		out.RunURL = s.runLink(id, "")
 		return out, nil
 	case errors.As(err, &missing):
@@ -125,7 +82,7 @@ func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (
 	case enums.WORKFLOW_EXECUTION_STATUS_RUNNING, enums.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
 		out.Progress = s.queryFinalization(ctx, id, runID)
 	case enums.WORKFLOW_EXECUTION_STATUS_COMPLETED:
-		out.Status = finalizationCompleted
+		out.Status = hiring.FinalizationCompleted
 		var res workflows.HiringFinalizationResult
 		gctx, cancel := context.WithTimeout(ctx, temporalWait)
 		defer cancel()
@@ -134,14 +91,12 @@ func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (
 				loggerFrom(ctx).WarnContext(ctx, "finalization result unreadable", "workflow_id", id, "err", err)
 				return out, errTemporalDown
 			}
-			out.Progress = recordedResult(f)
+			out.Progress = hiring.RecordedView(f)
 			return out, nil
 		}
-		done := finalizationSteps[workflows.HiringStepDone]
-		out.Progress = &finalizationProgress{Step: &done, Hires: res.Promoted, Promoted: res.Promoted,
-			Previous: res.Demoted, Welcomed: res.Welcomed}
+		out.Progress = res.View()
 	default: // failed, terminated, timed out or cancelled: where it stopped
-		out.Status = finalizationFailed
+		out.Status = hiring.FinalizationFailed
 		out.Progress = s.queryFinalization(ctx, id, runID)
 	}
 	return out, nil
@@ -150,7 +105,7 @@ func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (
 // queryFinalization asks a run for its progress. The query needs a worker:
 // without an answer in time the progress is empty (the page asks again),
 // which is not a reason to fail the request.
-func (s *Server) queryFinalization(ctx context.Context, id, runID string) *finalizationProgress {
+func (s *Server) queryFinalization(ctx context.Context, id, runID string) *hiring.FinalizationProgress {
 	qctx, cancel := context.WithTimeout(ctx, temporalWait)
 	defer cancel()
 	v, err := s.temporal.QueryWorkflow(qctx, id, runID, workflows.ProgressQuery)
@@ -160,25 +115,9 @@ func (s *Server) queryFinalization(ctx context.Context, id, runID string) *final
 	}
 	if err != nil {
 		loggerFrom(ctx).WarnContext(ctx, "finalization progress unreadable", "workflow_id", id, "err", err)
-		return &finalizationProgress{}
+		return &hiring.FinalizationProgress{}
 	}
-	out := &finalizationProgress{Hires: p.Hires, Promoted: p.Promoted, Previous: p.Previous, Welcomed: p.Welcomed}
-	if step, ok := finalizationSteps[p.Step]; ok {
-		out.Step = &step
-	}
-	return out
-}
-
-// recordedResult is the result a finalization recorded on its row.
-func recordedResult(f db.HiringFinalization) *finalizationProgress {
-	n := func(v *int32) int {
-		if v == nil {
-			return 0
-		}
-		return int(*v)
-	}
-	done := finalizationSteps[workflows.HiringStepDone]
-	return &finalizationProgress{Step: &done, Hires: n(f.Promoted), Promoted: n(f.Promoted), Previous: n(f.Demoted), Welcomed: n(f.Welcomed)}
+	return p.View()
 }
 
 // runLink is the Temporal UI's page of a run (config.RunURL), or nil when

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"path"
@@ -10,7 +9,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
 
-	"hackdesk/db"
+	"hackdesk/internal/feature/application"
 	"hackdesk/internal/feature/onboarding"
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/config"
@@ -174,15 +173,13 @@ func (s *Server) submittedApplication(r *http.Request) string {
 	if p == nil {
 		return ""
 	}
-	a, err := s.reads.ApplicationGetByProfile(r.Context(), p.ProfileID)
+	submitted, err := application.Submitted(r.Context(), s.reads, p.ProfileID)
 	switch {
-	case errors.Is(err, db.ErrNotFound):
-		return ""
 	case err != nil:
 		s.log.WarnContext(r.Context(), "page: reading the caller's application", "path", r.URL.Path,
 			"request_id", middleware.GetReqID(r.Context()), "error", err)
 		return ""
-	case a.Status == "submitted":
+	case submitted:
 		return "/apply/submitted"
 	}
 	return ""

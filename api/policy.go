@@ -7,6 +7,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
+	"hackdesk/internal/feature/term"
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/edge"
 )
@@ -54,9 +55,9 @@ func (p *Principal) Allows(policy Policy) bool {
 	case Admin:
 		return p.IsAdmin()
 	case VP:
-		return p.ExecPosition == "VP" || p.ExecPosition == "President"
+		return p.ExecPosition == term.PositionVP || p.ExecPosition == term.PositionPresident
 	case President:
-		return p.ExecPosition == "President"
+		return p.ExecPosition == term.PositionPresident
 	}
 	return false
 }

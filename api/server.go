@@ -105,7 +105,7 @@ type Server struct {
 	metrics   *metrics.Metrics
 	// window counts the last hour's requests and 5xx answers for the
 	// operator's page (requestLog feeds it).
-	window requestWindow
+	window metrics.RequestWindow
 }
 
 // New builds the router.
@@ -215,7 +215,7 @@ func (s *Server) requestLog(next http.Handler) http.Handler {
 		start := time.Now()
 		ww := middleware.NewWrapResponseWriter(w, r.ProtoMajor)
 		next.ServeHTTP(ww, r)
-		s.window.record(start, ww.Status())
+		s.window.Record(start, ww.Status())
 		s.log.LogAttrs(r.Context(), slog.LevelInfo, "http",
 			slog.String("method", r.Method),
 			slog.String("path", r.URL.Path),

@@ -5,7 +5,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -14,49 +13,6 @@ import (
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/runs"
 )
-
-// requestWindow counts the requests the server answered, and its 5xx
-// answers, per minute over the last hour: a ring of sixty minutes, each
-// slot reset when a new minute reuses it. (Cumulative counters cannot
-// answer "in the last hour" without a store of their own.)
-type requestWindow struct {
-	mu    sync.Mutex
-	slots [60]windowSlot
-}
-
-type windowSlot struct {
-	minute   int64 // Unix minute the counts are of
-	requests int64
-	errors   int64
-}
-
-func (w *requestWindow) record(at time.Time, status int) {
-	m := at.Unix() / 60
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	s := &w.slots[m%60]
-	if s.minute != m {
-		*s = windowSlot{minute: m}
-	}
-	s.requests++
-	if status >= 500 {
-		s.errors++
-	}
-}
-
-// sum adds up the sixty minutes up to and including now's.
-func (w *requestWindow) sum(now time.Time) (requests, errors int64) {
-	m := now.Unix() / 60
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, s := range w.slots {
-		if s.minute > m-60 && s.minute <= m {
-			requests += s.requests
-			errors += s.errors
-		}
-	}
-	return requests, errors
-}
 
 // The windows of the operator's page.
 const (
@@ -89,7 +45,7 @@ type workflowFailures struct {
 func (s *Server) adminSystem(w http.ResponseWriter, r *http.Request) error {
 	now := time.Now()
 	rd := s.checkReadiness(r.Context())
-	reqs, errs := s.window.sum(now)
+	reqs, errs := s.window.Sum(now)
 	hw := httpWindow{WindowSeconds: int(systemWindow.Seconds()), Requests: reqs, Errors: errs}
 	if reqs > 0 {
 		hw.ErrorRate = math.Round(float64(errs)/float64(reqs)*10000) / 10000

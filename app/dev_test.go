@@ -236,8 +236,10 @@ func get(t *testing.T, url string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	defer resp.Body.Close()
+	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+		t.Fatalf("GET %s: body: %v", url, err)
+	}
 	return resp.StatusCode
 }
 

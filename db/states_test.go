@@ -13,6 +13,7 @@ import (
 	"hackdesk/internal/feature/hiring"
 	"hackdesk/internal/feature/membership"
 	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/feature/term"
 	"hackdesk/internal/platform/mail"
 	"hackdesk/internal/platform/resume"
 )
@@ -67,6 +68,8 @@ func TestStateSetsMatchChecks(t *testing.T) {
 		{"memberships_method_check", strs(append(slices.Clone(membership.InPersonMethods), membership.Shop))},
 		{"receipts_status_check", strs([]membership.ReceiptStatus{membership.ReceiptReceived, membership.ReceiptProcessing,
 			membership.ReceiptProcessed, membership.ReceiptParked, membership.ReceiptRejected, membership.ReceiptDuplicate})},
+		// Terms: the positions of an exec role.
+		{"exec_roles_position_check", term.ExecPositions()},
 		// Onboarding: the exec forms and their windows.
 		{"exec_form_submissions_kind_check", strs(onboardingKinds)},
 		{"term_window_closings_kind_check", strs(onboardingKinds)},

@@ -205,8 +205,12 @@ func multipartResume(t *testing.T, name string, data []byte) ([]byte, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pw.Write(data)
-	mw.Close()
+	if _, err := pw.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := mw.Close(); err != nil {
+		t.Fatal(err)
+	}
 	return body.Bytes(), mw.FormDataContentType()
 }
 
@@ -279,7 +283,8 @@ func TestResumeUploadGuards(t *testing.T) {
 		}()
 		go func() {
 			part, _ := mw.CreateFormFile("file", "slow.pdf")
-			part.Write(pdfFile("slow"))
+			// Blocks until the server reads; fails once the test closes the pipe.
+			_, _ = part.Write(pdfFile("slow"))
 		}()
 		pipes, results = append(pipes, pw), append(results, done)
 	}

@@ -414,7 +414,7 @@ func TestMembershipWebhook(t *testing.T) {
 	t.Run("ErrDKIMFails", func(t *testing.T) {
 		kim := "kim@x.test"
 		raw := signedReceipt(t, receipttest.Sample{Email: kim, TermName: f.term, TransactionID: "TX-FORGED"})
-		forged := bytes.Replace(raw, []byte("$20.00"), []byte("$90.00"), -1)
+		forged := bytes.ReplaceAll(raw, []byte("$20.00"), []byte("$90.00"))
 		if r := postReceipt(f.anon, webhookForm(forged)); r.Status != 406 {
 			t.Fatalf("forged body = %d %s, want 406", r.Status, r.Body)
 		}

@@ -51,7 +51,7 @@ func TestAssignmentRule(t *testing.T) {
 	me := account(t, a, "reviewer@example.com", "Reviewer", "admin")
 	x := account(t, a, "x@example.com", "X", "admin")
 	y := account(t, a, "y@example.com", "Y", "admin")
-	id := func(s string) uuid.UUID { return uuid.MustParse(s) }
+	id := uuid.MustParse
 	var (
 		own    = id("00000000-0000-0000-0000-000000000001") // the caller's: smallest id, no reviews
 		draft  = id("00000000-0000-0000-0000-000000000002") // never served

@@ -121,7 +121,8 @@ func (f *webApplyFlow) verify(i int) {
 func (f *webApplyFlow) target(forward bool) (int, string) {
 	cur := webApplyPages[f.page]
 	to := f.page
-	if f.wide {
+	switch {
+	case f.wide:
 		step := cur.step - 1
 		if forward {
 			step = cur.step + 1
@@ -132,9 +133,9 @@ func (f *webApplyFlow) target(forward bool) (int, string) {
 				break
 			}
 		}
-	} else if forward {
+	case forward:
 		to++
-	} else {
+	default:
 		to--
 	}
 	if !f.wide && webApplyPages[to].step == cur.step {

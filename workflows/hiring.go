@@ -6,6 +6,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
+	"hackdesk/internal/feature/hiring"
 )
 
 // HiringFinalizationInput is one term's finalization.
@@ -22,24 +23,9 @@ type HiringFinalizationInput struct {
 // result, and the input of its last activity (RecordFinalization).
 type HiringFinalizationResult = activities.FinalizationResult
 
-// HiringProgress is what the progress query answers.
-type HiringProgress struct {
-	Step     string
-	Hires    int
-	Promoted int
-	Previous int
-	Welcomed int
-}
-
-// The steps of a finalization, in order, as its progress query names them.
-const (
-	HiringStepLoad    = "loading the hires"
-	HiringStepPromote = "promoting the hires"
-	HiringStepDemote  = "demoting previous execs"
-	HiringStepWelcome = "sending welcome emails"
-	HiringStepRecord  = "recording the result"
-	HiringStepDone    = "done"
-)
+// HiringProgress is what the progress query answers; its Step is one of
+// hiring's Step constants.
+type HiringProgress = hiring.Progress
 
 // HiringPromoteBatch is how many hires one PromoteHires activity covers.
 const HiringPromoteBatch = 20
@@ -68,7 +54,7 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 	if in.TermID == uuid.Nil || in.AllHandsURL == "" {
 		return res, temporal.NewNonRetryableApplicationError("term and all-hands link are required", "BadInput", nil)
 	}
-	progress := HiringProgress{Step: HiringStepLoad}
+	progress := HiringProgress{Step: hiring.StepLoad}
 	if err := workflow.SetQueryHandler(ctx, ProgressQuery, func() (HiringProgress, error) { return progress, nil }); err != nil {
 		return res, err
 	}
@@ -81,7 +67,7 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 	}
 	progress.Hires, progress.Previous = len(plan.Hires), len(plan.Previous)
 
-	progress.Step = HiringStepPromote
+	progress.Step = hiring.StepPromote
 	for start := 0; start < len(plan.Hires); start += HiringPromoteBatch {
 		batch := plan.Hires[start:min(start+HiringPromoteBatch, len(plan.Hires))]
 		var n int
@@ -92,13 +78,13 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 		progress.Promoted = res.Promoted
 	}
 
-	progress.Step = HiringStepDemote
+	progress.Step = hiring.StepDemote
 	if err := workflow.ExecuteActivity(actx, a.DemotePrevious, activities.DemoteInput{TermID: in.TermID, ProfileIDs: plan.Previous}).Get(ctx, nil); err != nil {
 		return res, err
 	}
 	res.Demoted = len(plan.Previous)
 
-	progress.Step = HiringStepWelcome
+	progress.Step = hiring.StepWelcome
 	var refs []activities.EmailRef
 	if err := workflow.ExecuteActivity(actx, a.RecordWelcomeEmails, activities.WelcomeInput{
 		TermID: in.TermID, TermName: plan.TermName, Hires: plan.Hires,
@@ -112,11 +98,11 @@ func HiringFinalization(ctx workflow.Context, in HiringFinalizationInput) (Hirin
 	res.Welcomed = len(refs)
 	progress.Welcomed = res.Welcomed
 
-	progress.Step = HiringStepRecord
+	progress.Step = hiring.StepRecord
 	if err := workflow.ExecuteActivity(actx, a.RecordFinalization, res).Get(ctx, nil); err != nil {
 		return res, err
 	}
-	progress.Step = HiringStepDone
+	progress.Step = hiring.StepDone
 	workflow.GetLogger(ctx).Info("hiring finalized", "term", in.TermID, "promoted", res.Promoted, "demoted", res.Demoted, "welcomed", res.Welcomed)
 	return res, nil
 }

@@ -357,8 +357,10 @@ func (b *bench) runPgbenchFor(ctx context.Context, name, script string, d time.D
 	if err := os.WriteFile(file, []byte(script), 0o644); err != nil {
 		return 0, err
 	}
+	// pgbench's libpq does not know pgx's pool parameter.
+	dbURL, _, _ := strings.Cut(b.cfg.DatabaseURL, "&pool_max_conns")
 	cmd := exec.CommandContext(ctx, bin, "-n", "-M", "prepared", "-c", strconv.Itoa(clients), "-j", "2",
-		"-T", strconv.Itoa(int(d.Seconds())), "-f", file, "-d", b.cfg.DatabaseURL[:strings.Index(b.cfg.DatabaseURL, "&pool_max_conns")])
+		"-T", strconv.Itoa(int(d.Seconds())), "-f", file, "-d", dbURL)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return 0, fmt.Errorf("pgbench %s: %w\n%s", name, err, out)

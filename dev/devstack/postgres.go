@@ -196,9 +196,13 @@ func initCluster(ctx context.Context, initdb, dir, pwPath string, cred *syscall.
 	}
 	defer os.Remove(pwFile.Name())
 	if _, err := pwFile.WriteString(password + "\n"); err != nil {
+		pwFile.Close()
 		return err
 	}
-	pwFile.Close()
+	// The close ends the write: initdb must find the whole password.
+	if err := pwFile.Close(); err != nil {
+		return err
+	}
 	if cred != nil {
 		if err := os.Chown(pwFile.Name(), int(cred.Uid), int(cred.Gid)); err != nil {
 			return err

@@ -146,8 +146,9 @@ func bits(lines []string) string {
 func qp(text string) string {
 	var b bytes.Buffer
 	w := quotedprintable.NewWriter(&b)
-	w.Write([]byte(text))
-	w.Close()
+	// Writing to a bytes.Buffer does not fail.
+	_, _ = w.Write([]byte(text))
+	_ = w.Close()
 	s := b.String()
 	if !strings.HasSuffix(s, "\r\n") {
 		s += "\r\n"

@@ -283,7 +283,7 @@ func (s *Suite) KillTemporal() error {
 	for _, pid := range pids {
 		for syscall.Kill(pid, 0) == nil && !zombie(pid) {
 			if time.Now().After(deadline) {
-				return fmt.Errorf("Temporal (pid %d) survived SIGKILL", pid)
+				return fmt.Errorf("the Temporal server (pid %d) survived SIGKILL", pid)
 			}
 			time.Sleep(20 * time.Millisecond)
 		}

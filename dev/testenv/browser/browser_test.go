@@ -112,15 +112,17 @@ func site(t *testing.T) (browser.Site, <-chan saved) {
 	})
 	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
-		w.Write(pixel)
+		_, _ = w.Write(pixel) // a browser that went away needs no pixel
 	})
 	mux.HandleFunc("GET /pixel.png", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
-		w.Write(pixel)
+		_, _ = w.Write(pixel)
 	})
 	mux.HandleFunc("POST /api/save", func(w http.ResponseWriter, r *http.Request) {
 		s := saved{Host: r.Host, Origin: r.Header.Get("Origin")}
-		json.NewDecoder(r.Body).Decode(&s.Body)
+		if err := json.NewDecoder(r.Body).Decode(&s.Body); err != nil {
+			t.Errorf("POST /api/save: body: %v", err)
+		}
 		saves <- s
 		if s.Origin != "http://hackdesk.test" {
 			http.Error(w, "bad origin", http.StatusForbidden)

@@ -21,9 +21,6 @@ const (
 // Roles lists every role, least privileged first.
 var Roles = []string{RoleMember, RoleAdmin, RoleSuperadmin}
 
-// ExecPositions are the positions of an exec role (exec_roles.position).
-var ExecPositions = []string{"President", "VP", "Exec"}
-
 // Privileged reports whether role administers the service (admin or
 // superadmin), which also shortens its sessions.
 func Privileged(role string) bool { return role == RoleAdmin || role == RoleSuperadmin }

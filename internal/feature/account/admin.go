@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/term"
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/auth"
 )
@@ -74,9 +75,9 @@ func (c Change) Check() error {
 		return errors.New("give --role and/or --exec")
 	case c.Role != "" && !oneOf(c.Role, Roles):
 		return fmt.Errorf("--role must be one of %s", strings.Join(Roles, ", "))
-	case c.Exec != "" && c.Exec != "none" && !oneOf(c.Exec, ExecPositions):
+	case c.Exec != "" && c.Exec != "none" && !oneOf(c.Exec, term.ExecPositions()):
 		return errors.New("--exec must be President, VP, Exec or none")
-	case c.Exec == "VP" && strings.TrimSpace(c.Subteam) == "":
+	case c.Exec == term.PositionVP && strings.TrimSpace(c.Subteam) == "":
 		return errors.New("a VP needs --subteam")
 	case c.Term != "" && (c.Exec == "" || c.Exec == "none"):
 		return errors.New("--term goes with --exec President, VP or Exec")

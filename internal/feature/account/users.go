@@ -176,8 +176,8 @@ func (e *ExecInput) Validate() apperr.Fields {
 	switch {
 	case e.Position == "":
 		f.Add("position", "is required")
-	case !oneOf(e.Position, ExecPositions):
-		f.Add("position", "must be one of "+strings.Join(ExecPositions, ", "))
+	case !oneOf(e.Position, term.ExecPositions()):
+		f.Add("position", "must be one of "+strings.Join(term.ExecPositions(), ", "))
 	}
 	if e.Subteam != nil {
 		s := strings.TrimSpace(*e.Subteam)
@@ -185,7 +185,7 @@ func (e *ExecInput) Validate() apperr.Fields {
 			f.Add("subteam", "must be 1 to 100 characters")
 		}
 		e.Subteam = &s
-	} else if e.Position == "VP" {
+	} else if e.Position == term.PositionVP {
 		f.Add("subteam", "is required for a VP")
 	}
 	if e.TermID == "" {

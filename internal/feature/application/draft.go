@@ -67,6 +67,16 @@ func CheckDraft(ctx context.Context, q *db.Queries, profileID uuid.UUID) error {
 	return nil
 }
 
+// Submitted reports whether the profile has an application and it is
+// submitted; no application is false.
+func Submitted(ctx context.Context, q db.Querier, profileID uuid.UUID) (bool, error) {
+	a, err := q.ApplicationGetByProfile(ctx, profileID)
+	if errors.Is(err, db.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil && Status(a.Status) == StatusSubmitted, err
+}
+
 // lockDraft loads the profile's application for change: ErrNoApplication
 // without one, ErrAlreadySubmitted once submitted.
 func lockDraft(ctx context.Context, q *db.Queries, profileID uuid.UUID) (db.Application, error) {

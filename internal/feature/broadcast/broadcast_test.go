@@ -37,7 +37,7 @@ func TestCheckAudience(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			got := CheckAudience(tc.a)
-			if len(got) != len(tc.want) || !maps.EqualFunc(got, tc.want, func(reason, word string) bool { return strings.Contains(reason, word) }) {
+			if len(got) != len(tc.want) || !maps.EqualFunc(got, tc.want, strings.Contains) {
 				t.Fatalf("CheckAudience(%+v) = %v, want %v", tc.a, got, tc.want)
 			}
 		})

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/google/uuid"
+
+	"hackdesk/internal/feature/term"
 )
 
 // Status is a selection's review status (the same strings in the API and
@@ -57,8 +59,8 @@ type Role string
 // The hiring roles: a VP reviews their subteam; a President (or a
 // superadmin, who acts as one) decides for every subteam.
 const (
-	VP        Role = "VP"
-	President Role = "President"
+	VP        Role = term.PositionVP
+	President Role = term.PositionPresident
 )
 
 // ErrRole is a VP setting a status only a President may set.
@@ -194,15 +196,15 @@ func Grants() []Grant { return []Grant{GrantPresident, GrantVP, GrantExec} }
 // Valid reports whether g is a known grant.
 func (g Grant) Valid() bool { return g == GrantPresident || g == GrantVP || g == GrantExec }
 
-// ExecPosition is the exec role a grant gives: President, VP or Exec.
+// ExecPosition is the exec role a grant gives (term.ExecPositions).
 func (g Grant) ExecPosition() string {
 	switch g {
 	case GrantPresident:
-		return "President"
+		return term.PositionPresident
 	case GrantVP:
-		return "VP"
+		return term.PositionVP
 	}
-	return "Exec"
+	return term.PositionExec
 }
 
 // MaxPositions is how many positions one application may choose.

@@ -22,6 +22,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"hackdesk/internal/feature/term"
 )
 
 // Kind is which form: onboarding or returning.
@@ -104,7 +106,7 @@ func Eligible(kind Kind, holdsRoleInTerm, heldRoleInPrevious bool) bool {
 }
 
 // DefaultRoles are the role options of a term without positions.
-var DefaultRoles = []string{"President", "VP", "Exec"}
+var DefaultRoles = term.ExecPositions()
 
 // RoleOptions are the titles of the term's positions (distinct, in order)
 // or DefaultRoles when it has none.

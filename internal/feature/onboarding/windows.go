@@ -47,6 +47,28 @@ func WindowDates(ctx context.Context, q *db.Queries, termID uuid.UUID) (Dates, e
 	return DatesOf(t), nil
 }
 
+// WindowTerm is a term with a form window yet to close, as the term
+// reconciler starts its TermWindow workflow.
+type WindowTerm struct {
+	TermID   uuid.UUID
+	TermName string
+	Windows  Dates
+}
+
+// FutureWindows lists the terms with a form window that closes after now,
+// oldest first: each should have a running TermWindow workflow.
+func FutureWindows(ctx context.Context, q *db.Queries, now time.Time) ([]WindowTerm, error) {
+	rows, err := q.TermListFutureWindows(ctx, now)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]WindowTerm, 0, len(rows))
+	for _, t := range rows {
+		out = append(out, WindowTerm{TermID: t.ID, TermName: t.Name, Windows: DatesOf(t)})
+	}
+	return out, nil
+}
+
 // Notice names one form window of a term whose people are emailed.
 type Notice struct {
 	TermID    uuid.UUID

@@ -2,6 +2,7 @@ package mail
 
 import (
 	"context"
+	"errors"
 
 	"hackdesk/db"
 )
@@ -36,4 +37,13 @@ type Ref struct {
 func RecordRef(ctx context.Context, q *db.Queries, key, kind, to string, data map[string]string) (Ref, error) {
 	_, err := Record(ctx, q, key, kind, to, data)
 	return Ref{Key: key, Kind: kind, To: to}, err
+}
+
+// IsRecorded reports whether an email is recorded under key.
+func IsRecorded(ctx context.Context, q *db.Queries, key string) (bool, error) {
+	_, err := q.EmailGetByKey(ctx, key)
+	if errors.Is(err, db.ErrNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }

@@ -141,7 +141,9 @@ func IsHostName(s string) bool {
 			return false
 		}
 		for _, c := range []byte(label) {
-			if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			switch {
+			case 'a' <= c && c <= 'z', '0' <= c && c <= '9', c == '-':
+			default:
 				return false
 			}
 		}

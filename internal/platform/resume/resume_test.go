@@ -328,8 +328,9 @@ func checkSafeName(t *testing.T, in, got string) {
 		t.Fatalf("SafeName(%q) = %q contains \"..\"", in, got)
 	}
 	for i := 0; i < len(got); i++ {
-		c := got[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == '_') {
+		switch c := got[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '.', c == '-', c == '_':
+		default:
 			t.Fatalf("SafeName(%q) = %q contains disallowed byte %q", in, got, c)
 		}
 	}

@@ -37,7 +37,8 @@ func TestSealOpen(t *testing.T) {
 	if err != nil || got != "profile-1" {
 		t.Fatalf("Open(Seal(x)) = %q, %v", got, err)
 	}
-	forged := base64.RawURLEncoding.EncodeToString([]byte("profile-2")) + tok[strings.Index(tok, "."):]
+	_, sig, _ := strings.Cut(tok, ".")
+	forged := base64.RawURLEncoding.EncodeToString([]byte("profile-2")) + "." + sig
 	if _, err := s.Open(forged); err != ErrBadSignature {
 		t.Fatalf("a token with another message opened: %v", err)
 	}
