@@ -23,6 +23,9 @@ import (
 type edgeConfig struct {
 	trusted []netip.Prefix
 	origin  string // PUBLIC_URL's scheme://host[:port], lower case; "" when unset
+	// uiOrigin is TEMPORAL_UI_URL's origin: the codec routes' one allowed
+	// origin (codec.go); "" when unset.
+	uiOrigin string
 }
 
 // newEdge reads the edge settings. A TRUSTED_PROXIES that does not parse
@@ -33,7 +36,8 @@ func newEdge(cfg config.Config, log *slog.Logger) edgeConfig {
 		log.Error("ignoring TRUSTED_PROXIES: no proxy is trusted", "error", err)
 		trusted = nil
 	}
-	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL)}
+	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL),
+		uiOrigin: edge.CanonicalOrigin(cfg.TemporalUIURL)}
 }
 
 // --- Request ids ---

@@ -114,6 +114,10 @@ func (s *Server) routes() []route {
 		{"GET", "/api/admin/system", Superadmin, s.adminSystem},
 		{"GET", "/api/admin/workflows", Superadmin, s.adminWorkflows},
 		{"POST", "/api/admin/workflows/{workflow_id}/retry", Superadmin, s.retryWorkflow},
+		{"POST", "/api/temporal/codec/encode", Superadmin, s.codec},
+		{"POST", "/api/temporal/codec/decode", Superadmin, s.codec},
+		{"POST", "/api/temporal/codec/{namespace}/encode", Superadmin, s.codec},
+		{"POST", "/api/temporal/codec/{namespace}/decode", Superadmin, s.codec},
 	}
 	return append(api, s.webRoutes()...)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"hackdesk/db"
 	"hackdesk/internal/platform/apperr"
@@ -64,6 +65,9 @@ type Deps struct {
 	// Tracer traces each request (one span, named by its route); nil
 	// means tracing is off.
 	Tracer trace.TracerProvider
+	// Codec is the Temporal payload codec the codec server (codec.go)
+	// encodes and decodes with; nil: those routes answer 503.
+	Codec converter.PayloadCodec
 }
 
 // Server serves the API.
@@ -103,6 +107,8 @@ type Server struct {
 	pageRoute map[string]bool
 	webCSP    string
 	metrics   *metrics.Metrics
+	// payloadCodec serves the codec routes.
+	payloadCodec converter.PayloadCodec
 	// window counts the last hour's requests and 5xx answers for the
 	// operator's page (requestLog feeds it).
 	window metrics.RequestWindow
@@ -111,18 +117,19 @@ type Server struct {
 // New builds the router.
 func New(d Deps) *Server {
 	s := &Server{
-		cfg:       d.Config,
-		store:     d.Store,
-		temporal:  d.Temporal,
-		blob:      d.Blob,
-		reads:     d.Reads,
-		auth:      d.Auth,
-		log:       d.Logger,
-		policies:  map[string]Policy{},
-		codehost:  d.CodeHost,
-		pageRoute: map[string]bool{},
-		webCSP:    newWebCSP(d.Config),
-		metrics:   d.Metrics,
+		cfg:          d.Config,
+		store:        d.Store,
+		temporal:     d.Temporal,
+		blob:         d.Blob,
+		reads:        d.Reads,
+		auth:         d.Auth,
+		log:          d.Logger,
+		policies:     map[string]Policy{},
+		codehost:     d.CodeHost,
+		pageRoute:    map[string]bool{},
+		webCSP:       newWebCSP(d.Config),
+		metrics:      d.Metrics,
+		payloadCodec: d.Codec,
 	}
 	if s.auth == nil {
 		s.auth = sessionAuth{store: d.Store}
@@ -156,7 +163,7 @@ func New(d Deps) *Server {
 	// safe), the headers every answer carries, the client address (from
 	// X-Forwarded-For only behind a trusted proxy), the log, panics; then
 	// the policy gate.
-	r.Use(s.withLogger, requestID, securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
+	r.Use(s.withLogger, requestID, securityHeaders, s.edge.realIP, s.requestLog, s.recoverer, s.codecCORS)
 	r.Use(s.enforce(r))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {

@@ -207,7 +207,7 @@ func (a *App) StartDispatcher() {
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
 	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log,
-		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer})
+		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer, Codec: a.Codec})
 }
 
 // DefaultReadTimeout bounds reading a request when config.ReadTimeout is

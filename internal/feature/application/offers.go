@@ -69,7 +69,7 @@ func RecordReminders(ctx context.Context, q *db.Queries, in RemindersInput) ([]m
 				return nil, err
 			}
 		}
-		refs = append(refs, mail.Ref{Key: key, Kind: ReminderKind, To: row.Email})
+		refs = append(refs, mail.Ref{Key: key, Kind: ReminderKind})
 	}
 	return refs, nil
 }
@@ -139,7 +139,7 @@ func RecordOfferEmails(ctx context.Context, q *db.Queries, in OfferEmailsInput) 
 		}); err != nil {
 			return nil, err
 		}
-		refs = append(refs, mail.Ref{Key: key, Kind: OfferKind, To: row.Email})
+		refs = append(refs, mail.Ref{Key: key, Kind: OfferKind})
 	}
 	return refs, nil
 }

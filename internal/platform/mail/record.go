@@ -30,13 +30,12 @@ func Record(ctx context.Context, q *db.Queries, key, kind, to string, data map[s
 type Ref struct {
 	Key  string
 	Kind string
-	To   string
 }
 
 // RecordRef records the email like Record and returns its reference.
 func RecordRef(ctx context.Context, q *db.Queries, key, kind, to string, data map[string]string) (Ref, error) {
 	_, err := Record(ctx, q, key, kind, to, data)
-	return Ref{Key: key, Kind: kind, To: to}, err
+	return Ref{Key: key, Kind: kind}, err
 }
 
 // IsRecorded reports whether an email is recorded under key.
