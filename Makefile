@@ -51,7 +51,7 @@ $(BIN)/.golangci-lint-$(GOLANGCI_LINT_VERSION):
 
 TOOLS := $(BIN)/.temporal-$(TEMPORAL_VERSION) $(BIN)/.sqlc-$(SQLC_VERSION) $(BIN)/.versitygw-$(VERSITYGW_VERSION)
 
-.PHONY: help tools build run test reliability bench fuzz generate sqlc-diff vet lint workflowcheck fmt-check check clean web web-dev web-diff lint-openapi
+.PHONY: help tools build run test reliability bench bench-large fuzz generate sqlc-diff vet lint workflowcheck fmt-check check clean web web-dev web-diff lint-openapi
 
 help: ## list the targets
 	@grep -hE '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  %-12s %s\n", $$1, $$2}'
@@ -75,6 +75,9 @@ reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injecti
 
 bench: tools build ## measure the hot paths against pgbench on a seeded throw-away stack (< 10 min)
 	go run ./cmd/bench
+
+bench-large: tools build ## the review queue, review submit and leaderboard with 3 hackathon editions of 100,000 applications (< 10 min)
+	go run ./cmd/bench -large
 
 # Each fuzz target runs for FUZZTIME (make fuzz FUZZTIME=1m). Targets are
 # found anew each run: every package with a `func Fuzz` in a test file, and

@@ -78,6 +78,7 @@ type Set struct {
 	Receipt   *ReceiptActivities
 	Broadcast *BroadcastActivities
 	Sweep     *SweepActivities
+	Hackathon *HackathonActivities
 }
 
 // NewSet builds every activity struct from d.
@@ -94,10 +95,11 @@ func NewSet(d Deps) Set {
 		Receipt:   &ReceiptActivities{Store: d.Store, DuesCents: d.DuesCents},
 		Broadcast: &BroadcastActivities{Store: d.Store, Email: email, Unsubscribe: d.Unsubscribe, Rate: d.BroadcastRate},
 		Sweep:     &SweepActivities{Store: d.Store},
+		Hackathon: &HackathonActivities{Store: d.Store, Unsubscribe: d.Unsubscribe},
 	}
 }
 
 // All lists the structs for registration.
 func (s Set) All() []any {
-	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot, s.Receipt, s.Broadcast, s.Sweep}
+	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot, s.Receipt, s.Broadcast, s.Sweep, s.Hackathon}
 }

@@ -7,14 +7,16 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/google/uuid"
 
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/feature/review"
 	"hackdesk/internal/platform/apperr"
 )
 
-// adminListApplications is GET /api/admin/applications?q=&status=&sort=&order=&page=&page_size=:
-// every application (drafts too) with its applicant's name, searchable by
-// part of the email or name, filterable by status, sortable by one column
-// (review.ListQuery).
+// adminListApplications is GET /api/admin/applications?hackathon=&q=&status=&sort=&order=&page=&page_size=:
+// every application of the edition (drafts too; the current edition by
+// default) with its applicant's name, searchable by part of the email or
+// name, filterable by status, sortable by one column (review.ListQuery).
+// The answer names the edition.
 func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) error {
 	fields := apperr.Fields{}
 	pg := parsePage(r, fields)
@@ -24,25 +26,37 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 	if err := fields.Err(); err != nil {
 		return err
 	}
+	h, err := s.scope(r)
+	if err != nil {
+		return err
+	}
+	lq.Hackathon = h.ID
 	rows, total, err := review.List(r.Context(), s.store.Queries, lq, pg.Size, pg.offset())
 	if err != nil {
 		return err
 	}
-	writeList(w, "applications", rows, total, pg)
+	writeJSON(w, http.StatusOK, map[string]any{"applications": rows, "total": total, "page": pg.Number,
+		"page_size": pg.Size, "hackathon": hackathon.RefOf(h)})
 	return nil
 }
 
-// adminGetApplication is GET /api/admin/applications/{id}: the reviewer
-// view of one application (every field, never redacted: a signed resume
-// link, the team with names) and its reviews as the caller may see them,
-// each with its total and normalized score (review.DetailsOf).
+// adminGetApplication is GET /api/admin/applications/{id}?hackathon=: the
+// reviewer view of one application of the edition (the current one by
+// default; another edition's is 404): every field, never redacted, a
+// signed resume link, the team with names, and its reviews as the caller
+// may see them, each with its total and normalized score
+// (review.DetailsOf).
 func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) error {
+	h, err := s.scope(r)
+	if err != nil {
+		return err
+	}
 	id, err := uuid.Parse(chi.URLParam(r, "id"))
 	if err != nil {
 		return review.ErrApplicationNotFound
 	}
 	ctx := r.Context()
-	out, err := review.DetailsOf(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)), id)
+	out, err := review.DetailsOf(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)), h.ID, id)
 	if err != nil {
 		return err
 	}

@@ -12,8 +12,11 @@ import (
 	"hackdesk/workflows"
 )
 
-// decide is POST /api/admin/applications/decisions (admin): a batch of
-// decisions, all or nothing (application.Decide). An unknown id is 404;
+// decide is POST /api/admin/applications/decisions?hackathon= (admin): a
+// batch of decisions on applications of the edition (the current one by
+// default), all or nothing (application.Decide). An unknown id, or one of
+// another edition, is 404; a batch of offers that would pass the
+// edition's capacity is 409 "Over capacity" unless allow_over_capacity;
 // the caller's own application, or one whose team lists them, is 403
 // naming those ids (the conflict-of-interest rule); an application that
 // is not submitted or whose applicant has answered (or whose offer
@@ -25,6 +28,11 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 	if err := decode(w, r, &req); err != nil {
 		return err
 	}
+	h, err := s.scope(r)
+	if err != nil {
+		return err
+	}
+	req.HackathonID = h.ID
 	ctx := r.Context()
 	caller := principalFrom(ctx)
 	actor := coi.Actor{ProfileID: caller.ProfileID, Email: caller.Email}
@@ -56,8 +64,9 @@ func (s *Server) decide(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
-// rsvp is POST /api/applications/rsvp: the applicant answers their offer
-// (application.AnswerOffer), until the deadline by the database's clock.
+// rsvp is POST /api/applications/rsvp: the applicant answers their offer,
+// the one open in whatever edition (application.AnswerOffer), until the
+// deadline by the database's clock.
 func (s *Server) rsvp(w http.ResponseWriter, r *http.Request) error {
 	var req application.RsvpRequest
 	if err := decode(w, r, &req); err != nil {

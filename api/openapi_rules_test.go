@@ -15,6 +15,7 @@ import (
 	"hackdesk/internal/feature/application"
 	"hackdesk/internal/feature/broadcast"
 	"hackdesk/internal/feature/foundry"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/feature/hiring"
 	"hackdesk/internal/feature/membership"
 	"hackdesk/internal/feature/review"
@@ -57,6 +58,7 @@ var probedBodies = []probedBody{
 	{"#PositionBody", []string{"title", "subteam", "grants", "description", "open"},
 		func() any { return &hiring.PositionInput{Create: true} }},
 	{"#TermBody", []string{"name"}, func() any { return &term.Input{Create: true} }},
+	{"#HackathonBody", []string{"name", "capacity"}, func() any { return &hackathon.Input{} }},
 	{"createBroadcast", []string{"subject", "body"}, func() any { return &broadcast.Request{} }},
 	{"recordMembershipPayment", []string{"method", "amount_cents"}, func() any { return &membership.PaymentInput{DuesCents: 1} }},
 	{"matchReceipt", []string{"email"}, func() any { return &membership.MatchInput{} }},

@@ -11,10 +11,11 @@ import (
 	"hackdesk/workflows"
 )
 
-// uploadResume stores a new resume and points the application at it
-// (application.SetResume). The draft is checked before the body is read
-// (404 without an application, 409 once submitted), and the upload takes
-// one of the account's places. A ResumeCleanup workflow is queued in the
+// uploadResume stores a new resume and points the application of the
+// current edition at it (application.StoreResume). The window and the
+// draft are checked before the body is read (403 outside the window, 404
+// without an application, 409 once submitted), and the upload takes one of
+// the account's places. A ResumeCleanup workflow is queued in the
 // same transaction (package outbox) for the object it replaces. If
 // anything fails, the old resume stays current.
 func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
@@ -36,20 +37,21 @@ func (s *Server) uploadResume(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	err = s.store.InTx(ctx, func(q *db.Queries) error {
-		old, err := application.SetResume(ctx, q, s.blob, me, file)
-		if err != nil || old == "" {
+	var stored application.StoredResume
+	err = s.store.InTx(ctx, func(q *db.Queries) (err error) {
+		stored, err = application.StoreResume(ctx, q, s.blob, me, file)
+		if err != nil || stored.Replaced == "" {
 			return err
 		}
 		_, err = outbox.Enqueue(ctx, q, workflows.ResumeCleanupRequest(workflows.ResumeCleanupInput{
-			ProfileID: me, OldKey: old, UploadID: uuid.New(), Grace: s.cfg.ResumeCleanupGrace,
+			ProfileID: me, OldKey: stored.Replaced, UploadID: uuid.New(), Grace: s.cfg.ResumeCleanupGrace,
 		}))
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"message": "Resume uploaded", "key": file.Key})
+	writeJSON(w, http.StatusOK, map[string]string{"message": "Resume uploaded", "key": stored.Key})
 	return nil
 }
 

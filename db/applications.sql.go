@@ -16,20 +16,22 @@ import (
 const adminApplicationCount = `-- name: AdminApplicationCount :one
 SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE ($1::text IS NULL OR a.status = $1::text)
-  AND ($2::text IS NULL
-       OR lower(coalesce(a.email, p.email)) LIKE $2::text
-       OR lower(p.display_name) LIKE $2::text)
+WHERE a.hackathon_id = $1
+  AND ($2::text IS NULL OR a.status = $2::text)
+  AND ($3::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE $3::text
+       OR lower(p.display_name) LIKE $3::text)
 `
 
 type AdminApplicationCountParams struct {
-	Status  *string
-	Pattern *string
+	HackathonID uuid.UUID
+	Status      *string
+	Pattern     *string
 }
 
 // The number of rows AdminApplicationList pages through.
 func (q *Queries) AdminApplicationCount(ctx context.Context, arg AdminApplicationCountParams) (int64, error) {
-	row := q.db.QueryRow(ctx, adminApplicationCount, arg.Status, arg.Pattern)
+	row := q.db.QueryRow(ctx, adminApplicationCount, arg.HackathonID, arg.Status, arg.Pattern)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
@@ -51,40 +53,42 @@ SELECT a.id,
        sc.normalized_score
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-LEFT JOIN application_scores sc ON sc.application_id = a.id
-WHERE ($1::text IS NULL OR a.status = $1::text)
-  AND ($2::text IS NULL
-       OR lower(coalesce(a.email, p.email)) LIKE $2::text
-       OR lower(p.display_name) LIKE $2::text)
+LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = $1
+WHERE a.hackathon_id = $1
+  AND ($2::text IS NULL OR a.status = $2::text)
+  AND ($3::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE $3::text
+       OR lower(p.display_name) LIKE $3::text)
 ORDER BY
-    CASE WHEN $3::text = 'name' AND $4::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
-    CASE WHEN $3::text = 'name' AND $4::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
-    CASE WHEN $3::text = 'email' AND $4::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
-    CASE WHEN $3::text = 'email' AND $4::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
-    CASE WHEN $3::text = 'university' AND $4::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
-    CASE WHEN $3::text = 'university' AND $4::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
-    CASE WHEN $3::text = 'gender' AND $4::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
-    CASE WHEN $3::text = 'gender' AND $4::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
-    CASE WHEN $3::text = 'reviews' AND $4::text = 'asc' THEN a.review_count END ASC,
-    CASE WHEN $3::text = 'reviews' AND $4::text = 'desc' THEN a.review_count END DESC,
-    CASE WHEN $3::text = 'score' AND $4::text = 'asc' THEN sc.score END ASC NULLS LAST,
-    CASE WHEN $3::text = 'score' AND $4::text = 'desc' THEN sc.score END DESC NULLS LAST,
-    CASE WHEN $3::text = 'normalized_score' AND $4::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
-    CASE WHEN $3::text = 'normalized_score' AND $4::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
-    CASE WHEN $3::text = 'created_at' AND $4::text = 'asc' THEN a.created_at END ASC,
-    CASE WHEN $3::text = 'created_at' AND $4::text = 'desc' THEN a.created_at END DESC,
-    CASE WHEN $4::text = 'asc' THEN a.id END ASC,
-    CASE WHEN $4::text = 'desc' THEN a.id END DESC
-LIMIT $6 OFFSET $5
+    CASE WHEN $4::text = 'name' AND $5::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
+    CASE WHEN $4::text = 'name' AND $5::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
+    CASE WHEN $4::text = 'email' AND $5::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
+    CASE WHEN $4::text = 'email' AND $5::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
+    CASE WHEN $4::text = 'university' AND $5::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
+    CASE WHEN $4::text = 'university' AND $5::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
+    CASE WHEN $4::text = 'gender' AND $5::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
+    CASE WHEN $4::text = 'gender' AND $5::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
+    CASE WHEN $4::text = 'reviews' AND $5::text = 'asc' THEN a.review_count END ASC,
+    CASE WHEN $4::text = 'reviews' AND $5::text = 'desc' THEN a.review_count END DESC,
+    CASE WHEN $4::text = 'score' AND $5::text = 'asc' THEN sc.score END ASC NULLS LAST,
+    CASE WHEN $4::text = 'score' AND $5::text = 'desc' THEN sc.score END DESC NULLS LAST,
+    CASE WHEN $4::text = 'normalized_score' AND $5::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
+    CASE WHEN $4::text = 'normalized_score' AND $5::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
+    CASE WHEN $4::text = 'created_at' AND $5::text = 'asc' THEN a.created_at END ASC,
+    CASE WHEN $4::text = 'created_at' AND $5::text = 'desc' THEN a.created_at END DESC,
+    CASE WHEN $5::text = 'asc' THEN a.id END ASC,
+    CASE WHEN $5::text = 'desc' THEN a.id END DESC
+LIMIT $7 OFFSET $6
 `
 
 type AdminApplicationListParams struct {
-	Status     *string
-	Pattern    *string
-	Sort       string
-	OrderDir   string
-	PageOffset int32
-	PageLimit  int32
+	HackathonID uuid.UUID
+	Status      *string
+	Pattern     *string
+	Sort        string
+	OrderDir    string
+	PageOffset  int32
+	PageLimit   int32
 }
 
 type AdminApplicationListRow struct {
@@ -103,7 +107,7 @@ type AdminApplicationListRow struct {
 	NormalizedScore *float64
 }
 
-// The admin applications table: one row per application with the
+// The admin applications table of one edition: one row per application with the
 // applicant's name, filtered by status and a case-insensitive substring of
 // the shown email or name (the caller passes an escaped, lowercased LIKE
 // pattern), sorted by one whitelisted column. Text columns sort
@@ -114,6 +118,7 @@ type AdminApplicationListRow struct {
 // and do not affect the order.
 func (q *Queries) AdminApplicationList(ctx context.Context, arg AdminApplicationListParams) ([]AdminApplicationListRow, error) {
 	rows, err := q.db.Query(ctx, adminApplicationList,
+		arg.HackathonID,
 		arg.Status,
 		arg.Pattern,
 		arg.Sort,
@@ -173,10 +178,63 @@ func (q *Queries) ApplicationFillResumeType(ctx context.Context, arg Application
 	return err
 }
 
-const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type FROM applications WHERE profile_id = $1
+const applicationGet = `-- name: ApplicationGet :one
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE id = $1
 `
 
+func (q *Queries) ApplicationGet(ctx context.Context, id uuid.UUID) (Application, error) {
+	row := q.db.QueryRow(ctx, applicationGet, id)
+	var i Application
+	err := row.Scan(
+		&i.ID,
+		&i.ProfileID,
+		&i.Status,
+		&i.Email,
+		&i.Phone,
+		&i.Discord,
+		&i.TshirtSize,
+		&i.DietaryRestrictions,
+		&i.Age,
+		&i.Country,
+		&i.Gender,
+		&i.Ethnicity,
+		&i.University,
+		&i.Program,
+		&i.YearOfStudy,
+		&i.ExperienceLevel,
+		&i.HackathonsAttended,
+		&i.GithubUrl,
+		&i.LinkedinUrl,
+		&i.WebsiteUrl,
+		&i.ResumeKey,
+		&i.ResumeName,
+		&i.Q1Answer,
+		&i.Q2Answer,
+		&i.TeamMembers,
+		&i.CocAgreed,
+		&i.InfoShareAuthorized,
+		&i.MarketingOptIn,
+		&i.ReviewCount,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
+		&i.PositionIds,
+		&i.ResumeType,
+		&i.HackathonID,
+	)
+	return i, err
+}
+
+const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id()
+`
+
+// The profile's application in the current edition.
 func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
 	row := q.db.QueryRow(ctx, applicationGetByProfile, profileID)
 	var i Application
@@ -220,22 +278,134 @@ func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UU
 		&i.RsvpAt,
 		&i.PositionIds,
 		&i.ResumeType,
+		&i.HackathonID,
 	)
 	return i, err
+}
+
+const applicationGetIn = `-- name: ApplicationGetIn :one
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2
+`
+
+type ApplicationGetInParams struct {
+	ProfileID   uuid.UUID
+	HackathonID uuid.UUID
+}
+
+// The profile's application in one edition.
+func (q *Queries) ApplicationGetIn(ctx context.Context, arg ApplicationGetInParams) (Application, error) {
+	row := q.db.QueryRow(ctx, applicationGetIn, arg.ProfileID, arg.HackathonID)
+	var i Application
+	err := row.Scan(
+		&i.ID,
+		&i.ProfileID,
+		&i.Status,
+		&i.Email,
+		&i.Phone,
+		&i.Discord,
+		&i.TshirtSize,
+		&i.DietaryRestrictions,
+		&i.Age,
+		&i.Country,
+		&i.Gender,
+		&i.Ethnicity,
+		&i.University,
+		&i.Program,
+		&i.YearOfStudy,
+		&i.ExperienceLevel,
+		&i.HackathonsAttended,
+		&i.GithubUrl,
+		&i.LinkedinUrl,
+		&i.WebsiteUrl,
+		&i.ResumeKey,
+		&i.ResumeName,
+		&i.Q1Answer,
+		&i.Q2Answer,
+		&i.TeamMembers,
+		&i.CocAgreed,
+		&i.InfoShareAuthorized,
+		&i.MarketingOptIn,
+		&i.ReviewCount,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
+		&i.PositionIds,
+		&i.ResumeType,
+		&i.HackathonID,
+	)
+	return i, err
+}
+
+const applicationHistoryByProfile = `-- name: ApplicationHistoryByProfile :many
+SELECT a.id, a.status, a.decision, a.rsvp, a.rsvp_deadline, a.submitted_at,
+       h.id AS hackathon_id, h.name AS hackathon_name
+FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+WHERE a.profile_id = $1 AND NOT h.current
+ORDER BY h.applications_open_at DESC, h.created_at DESC, a.id
+`
+
+type ApplicationHistoryByProfileRow struct {
+	ID            uuid.UUID
+	Status        string
+	Decision      *string
+	Rsvp          *string
+	RsvpDeadline  *time.Time
+	SubmittedAt   *time.Time
+	HackathonID   uuid.UUID
+	HackathonName string
+}
+
+// The profile's applications of editions other than the current one,
+// the latest edition first.
+func (q *Queries) ApplicationHistoryByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationHistoryByProfileRow, error) {
+	rows, err := q.db.Query(ctx, applicationHistoryByProfile, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ApplicationHistoryByProfileRow{}
+	for rows.Next() {
+		var i ApplicationHistoryByProfileRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Status,
+			&i.Decision,
+			&i.Rsvp,
+			&i.RsvpDeadline,
+			&i.SubmittedAt,
+			&i.HackathonID,
+			&i.HackathonName,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const applicationInsert = `-- name: ApplicationInsert :one
-INSERT INTO applications (profile_id, email) VALUES ($1, $2)
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type
+INSERT INTO applications (profile_id, hackathon_id, email)
+VALUES ($1, coalesce($2::uuid, hackathon_current_id()), $3)
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
 `
 
 type ApplicationInsertParams struct {
-	ProfileID uuid.UUID
-	Email     *string
+	ProfileID   uuid.UUID
+	HackathonID *uuid.UUID
+	Email       *string
 }
 
+// A draft of the edition named, or of the current one without.
 func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error) {
-	row := q.db.QueryRow(ctx, applicationInsert, arg.ProfileID, arg.Email)
+	row := q.db.QueryRow(ctx, applicationInsert, arg.ProfileID, arg.HackathonID, arg.Email)
 	var i Application
 	err := row.Scan(
 		&i.ID,
@@ -277,16 +447,34 @@ func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertPa
 		&i.RsvpAt,
 		&i.PositionIds,
 		&i.ResumeType,
+		&i.HackathonID,
 	)
 	return i, err
 }
 
-const applicationLockByProfile = `-- name: ApplicationLockByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type FROM applications WHERE profile_id = $1 FOR UPDATE
+const applicationInsertCopy = `-- name: ApplicationInsertCopy :one
+INSERT INTO applications (profile_id, hackathon_id, email, phone, discord, tshirt_size, dietary_restrictions,
+    age, country, gender, ethnicity, university, program, year_of_study, experience_level,
+    hackathons_attended, github_url, linkedin_url, website_url)
+SELECT s.profile_id, $1, s.email, s.phone, s.discord, s.tshirt_size, s.dietary_restrictions,
+    s.age, s.country, s.gender, s.ethnicity, s.university, s.program, s.year_of_study, s.experience_level,
+    s.hackathons_attended, s.github_url, s.linkedin_url, s.website_url
+FROM applications s
+WHERE s.id = $2
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
 `
 
-func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error) {
-	row := q.db.QueryRow(ctx, applicationLockByProfile, profileID)
+type ApplicationInsertCopyParams struct {
+	HackathonID uuid.UUID
+	SourceID    uuid.UUID
+}
+
+// A new application of the edition for the owner of the source, with the
+// source's contact, about-you, demographic, education, experience and link
+// fields; never its answers, team, positions or agreements. The résumé is
+// set apart, once its object is copied (ApplicationSetResume).
+func (q *Queries) ApplicationInsertCopy(ctx context.Context, arg ApplicationInsertCopyParams) (Application, error) {
+	row := q.db.QueryRow(ctx, applicationInsertCopy, arg.HackathonID, arg.SourceID)
 	var i Application
 	err := row.Scan(
 		&i.ID,
@@ -328,17 +516,77 @@ func (q *Queries) ApplicationLockByProfile(ctx context.Context, profileID uuid.U
 		&i.RsvpAt,
 		&i.PositionIds,
 		&i.ResumeType,
+		&i.HackathonID,
+	)
+	return i, err
+}
+
+const applicationLockIn = `-- name: ApplicationLockIn :one
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2 FOR UPDATE
+`
+
+type ApplicationLockInParams struct {
+	ProfileID   uuid.UUID
+	HackathonID uuid.UUID
+}
+
+// The profile's application in one edition, locked for change.
+func (q *Queries) ApplicationLockIn(ctx context.Context, arg ApplicationLockInParams) (Application, error) {
+	row := q.db.QueryRow(ctx, applicationLockIn, arg.ProfileID, arg.HackathonID)
+	var i Application
+	err := row.Scan(
+		&i.ID,
+		&i.ProfileID,
+		&i.Status,
+		&i.Email,
+		&i.Phone,
+		&i.Discord,
+		&i.TshirtSize,
+		&i.DietaryRestrictions,
+		&i.Age,
+		&i.Country,
+		&i.Gender,
+		&i.Ethnicity,
+		&i.University,
+		&i.Program,
+		&i.YearOfStudy,
+		&i.ExperienceLevel,
+		&i.HackathonsAttended,
+		&i.GithubUrl,
+		&i.LinkedinUrl,
+		&i.WebsiteUrl,
+		&i.ResumeKey,
+		&i.ResumeName,
+		&i.Q1Answer,
+		&i.Q2Answer,
+		&i.TeamMembers,
+		&i.CocAgreed,
+		&i.InfoShareAuthorized,
+		&i.MarketingOptIn,
+		&i.ReviewCount,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
+		&i.PositionIds,
+		&i.ResumeType,
+		&i.HackathonID,
 	)
 	return i, err
 }
 
 const applicationNextForReviewerView = `-- name: ApplicationNextForReviewerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n
-    WHERE n.status = 'submitted'
+    WHERE n.hackathon_id = hackathon_current_id()
+      AND n.status = 'submitted'
       AND n.profile_id <> $1
       AND NOT team_lists_email(n.team_members, $2::text)
       AND NOT EXISTS (
@@ -357,7 +605,8 @@ type ApplicationNextForReviewerViewRow struct {
 	TeamMembersWithNames json.RawMessage
 }
 
-// The assignment rule: submitted applications only, not the reviewer's own,
+// The assignment rule, in the current edition: submitted applications
+// only, not the reviewer's own,
 // not one whose team lists the reviewer's email (a conflict of interest),
 // not one they reviewed; fewest reviews first, ties by id. The inner scan
 // follows applications_queue_idx, tests the team list on the row it is on
@@ -408,16 +657,17 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg Applic
 		&i.Application.RsvpAt,
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
+		&i.Application.HackathonID,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
 }
 
 const applicationOwnerView = `-- name: ApplicationOwnerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
-WHERE a.profile_id = $1
+WHERE a.profile_id = $1 AND a.hackathon_id = hackathon_current_id()
 `
 
 type ApplicationOwnerViewRow struct {
@@ -425,8 +675,8 @@ type ApplicationOwnerViewRow struct {
 	TeamMembersWithNames json.RawMessage
 }
 
-// The caller's application as its owner sees it, with the display names of
-// its team (as reviewers see them).
+// The caller's application in the current edition as its owner sees it,
+// with the display names of its team (as reviewers see them).
 func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID) (ApplicationOwnerViewRow, error) {
 	row := q.db.QueryRow(ctx, applicationOwnerView, profileID)
 	var i ApplicationOwnerViewRow
@@ -470,13 +720,49 @@ func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID)
 		&i.Application.RsvpAt,
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
+		&i.Application.HackathonID,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
 }
 
+const applicationResumeKeysByProfile = `-- name: ApplicationResumeKeysByProfile :many
+SELECT id, resume_key::text AS resume_key FROM applications
+WHERE profile_id = $1 AND resume_key IS NOT NULL
+ORDER BY id
+`
+
+type ApplicationResumeKeysByProfileRow struct {
+	ID        uuid.UUID
+	ResumeKey string
+}
+
+// The résumé keys the profile's applications hold, in every edition: an
+// object belongs to one application, so a new key is chosen apart from
+// the others' (application.ResumeKeyFor).
+func (q *Queries) ApplicationResumeKeysByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationResumeKeysByProfileRow, error) {
+	rows, err := q.db.Query(ctx, applicationResumeKeysByProfile, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ApplicationResumeKeysByProfileRow{}
+	for rows.Next() {
+		var i ApplicationResumeKeysByProfileRow
+		if err := rows.Scan(&i.ID, &i.ResumeKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const applicationReviewConflict = `-- name: ApplicationReviewConflict :one
-SELECT status, profile_id, team_members
+SELECT status, profile_id, team_members, hackathon_id,
+       (hackathon_id = hackathon_current_id())::boolean AS current
 FROM applications
 WHERE id = $1
 `
@@ -485,20 +771,28 @@ type ApplicationReviewConflictRow struct {
 	Status      string
 	ProfileID   uuid.UUID
 	TeamMembers string
+	HackathonID uuid.UUID
+	Current     bool
 }
 
-// What stands between a reviewer and an application: its status, and its
-// applicant and team list for the conflict-of-interest rule (package
-// conflict).
+// What stands between a reviewer and an application: its status, its
+// edition (and whether that is the current one), and its applicant and
+// team list for the conflict-of-interest rule (package coi).
 func (q *Queries) ApplicationReviewConflict(ctx context.Context, applicationID uuid.UUID) (ApplicationReviewConflictRow, error) {
 	row := q.db.QueryRow(ctx, applicationReviewConflict, applicationID)
 	var i ApplicationReviewConflictRow
-	err := row.Scan(&i.Status, &i.ProfileID, &i.TeamMembers)
+	err := row.Scan(
+		&i.Status,
+		&i.ProfileID,
+		&i.TeamMembers,
+		&i.HackathonID,
+		&i.Current,
+	)
 	return i, err
 }
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = $1
@@ -553,6 +847,7 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.RsvpAt,
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
+		&i.Application.HackathonID,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -599,7 +894,7 @@ func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetRe
 const applicationSubmit = `-- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'draft'
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
 `
 
 func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -645,6 +940,7 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.RsvpAt,
 		&i.PositionIds,
 		&i.ResumeType,
+		&i.HackathonID,
 	)
 	return i, err
 }
@@ -722,6 +1018,73 @@ func (q *Queries) ApplicationUpdate(ctx context.Context, arg ApplicationUpdatePa
 	return err
 }
 
+const applicationsLockByProfile = `-- name: ApplicationsLockByProfile :many
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
+`
+
+// Every application of the profile, locked (in id order): what holds a
+// résumé object is decided over all of them.
+func (q *Queries) ApplicationsLockByProfile(ctx context.Context, profileID uuid.UUID) ([]Application, error) {
+	rows, err := q.db.Query(ctx, applicationsLockByProfile, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Application{}
+	for rows.Next() {
+		var i Application
+		if err := rows.Scan(
+			&i.ID,
+			&i.ProfileID,
+			&i.Status,
+			&i.Email,
+			&i.Phone,
+			&i.Discord,
+			&i.TshirtSize,
+			&i.DietaryRestrictions,
+			&i.Age,
+			&i.Country,
+			&i.Gender,
+			&i.Ethnicity,
+			&i.University,
+			&i.Program,
+			&i.YearOfStudy,
+			&i.ExperienceLevel,
+			&i.HackathonsAttended,
+			&i.GithubUrl,
+			&i.LinkedinUrl,
+			&i.WebsiteUrl,
+			&i.ResumeKey,
+			&i.ResumeName,
+			&i.Q1Answer,
+			&i.Q2Answer,
+			&i.TeamMembers,
+			&i.CocAgreed,
+			&i.InfoShareAuthorized,
+			&i.MarketingOptIn,
+			&i.ReviewCount,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.SubmittedAt,
+			&i.Decision,
+			&i.DecidedAt,
+			&i.RsvpDeadline,
+			&i.Rsvp,
+			&i.RsvpAt,
+			&i.PositionIds,
+			&i.ResumeType,
+			&i.HackathonID,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const decisionApply = `-- name: DecisionApply :execrows
 WITH prev AS (
     SELECT id, decision FROM applications
@@ -765,13 +1128,33 @@ func (q *Queries) DecisionApply(ctx context.Context, arg DecisionApplyParams) (i
 	return result.RowsAffected(), nil
 }
 
+const decisionBatchHackathon = `-- name: DecisionBatchHackathon :one
+SELECT a.hackathon_id FROM application_events e JOIN applications a ON a.id = e.application_id
+WHERE e.kind = 'decision' AND e.detail->>'batch_id' = $1::text
+ORDER BY e.id
+LIMIT 1
+`
+
+// The edition of a decision batch: its applications' (a batch is of one).
+func (q *Queries) DecisionBatchHackathon(ctx context.Context, batchID string) (uuid.UUID, error) {
+	row := q.db.QueryRow(ctx, decisionBatchHackathon, batchID)
+	var hackathon_id uuid.UUID
+	err := row.Scan(&hackathon_id)
+	return hackathon_id, err
+}
+
 const decisionLockApplications = `-- name: DecisionLockApplications :many
 SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
 FROM applications
-WHERE id = ANY($1::uuid[])
+WHERE id = ANY($1::uuid[]) AND hackathon_id = $2
 ORDER BY id
 FOR UPDATE
 `
+
+type DecisionLockApplicationsParams struct {
+	Ids         []uuid.UUID
+	HackathonID uuid.UUID
+}
 
 type DecisionLockApplicationsRow struct {
 	ID          uuid.UUID
@@ -783,11 +1166,11 @@ type DecisionLockApplicationsRow struct {
 	DbNow       time.Time
 }
 
-// Locks the applications a decision batch names, in id order so that two
-// overlapping batches never deadlock. db_now is the transaction's clock,
-// against which the RSVP deadline is checked.
-func (q *Queries) DecisionLockApplications(ctx context.Context, ids []uuid.UUID) ([]DecisionLockApplicationsRow, error) {
-	rows, err := q.db.Query(ctx, decisionLockApplications, ids)
+// Locks the applications of one edition a decision batch names, in id
+// order so that two overlapping batches never deadlock. db_now is the
+// transaction's clock, against which the RSVP deadline is checked.
+func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLockApplicationsParams) ([]DecisionLockApplicationsRow, error) {
+	rows, err := q.db.Query(ctx, decisionLockApplications, arg.Ids, arg.HackathonID)
 	if err != nil {
 		return nil, err
 	}
@@ -853,9 +1236,13 @@ func (q *Queries) RsvpExpireOffers(ctx context.Context, arg RsvpExpireOffersPara
 }
 
 const rsvpLockByProfile = `-- name: RsvpLockByProfile :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
 FROM applications a
 WHERE a.profile_id = $1
+ORDER BY (a.decision = 'offer' AND a.rsvp IS DISTINCT FROM 'expired' AND now() < a.rsvp_deadline) IS TRUE DESC,
+         (a.hackathon_id = hackathon_current_id()) DESC,
+         a.created_at DESC, a.id
+LIMIT 1
 FOR UPDATE
 `
 
@@ -864,8 +1251,10 @@ type RsvpLockByProfileRow struct {
 	Open        bool
 }
 
-// The caller's application for an RSVP, locked; open says whether the
-// deadline is still ahead by the database's clock.
+// The caller's application for an RSVP, locked: the one holding an open
+// offer (unanswered or answered, not expired, deadline ahead) in whatever
+// edition, else the current edition's, else the latest; open says whether
+// the deadline is still ahead by the database's clock.
 func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (RsvpLockByProfileRow, error) {
 	row := q.db.QueryRow(ctx, rsvpLockByProfile, profileID)
 	var i RsvpLockByProfileRow
@@ -909,6 +1298,7 @@ func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (R
 		&i.Application.RsvpAt,
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
+		&i.Application.HackathonID,
 		&i.Open,
 	)
 	return i, err
@@ -974,7 +1364,7 @@ const rsvpSet = `-- name: RsvpSet :one
 UPDATE applications SET rsvp = $1::text, rsvp_at = now(), updated_at = now()
 WHERE id = $2 AND decision = 'offer' AND now() < rsvp_deadline
   AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
 `
 
 type RsvpSetParams struct {
@@ -1025,6 +1415,7 @@ func (q *Queries) RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, 
 		&i.RsvpAt,
 		&i.PositionIds,
 		&i.ResumeType,
+		&i.HackathonID,
 	)
 	return i, err
 }
@@ -1065,15 +1456,21 @@ func (q *Queries) RsvpUnansweredOffers(ctx context.Context, deadline *time.Time)
 
 const rsvpWaitlistHead = `-- name: RsvpWaitlistHead :many
 SELECT a.id FROM applications a
-WHERE a.decision = 'waitlist' AND a.status = 'submitted'
+WHERE a.hackathon_id = $1 AND a.decision = 'waitlist' AND a.status = 'submitted'
 ORDER BY a.decided_at, a.id
-LIMIT $1
+LIMIT $2
 FOR UPDATE SKIP LOCKED
 `
 
-// The first n waitlisted applications, in the order they were waitlisted.
-func (q *Queries) RsvpWaitlistHead(ctx context.Context, n int32) ([]uuid.UUID, error) {
-	rows, err := q.db.Query(ctx, rsvpWaitlistHead, n)
+type RsvpWaitlistHeadParams struct {
+	HackathonID uuid.UUID
+	N           int32
+}
+
+// The first n waitlisted applications of an edition, in the order they
+// were waitlisted.
+func (q *Queries) RsvpWaitlistHead(ctx context.Context, arg RsvpWaitlistHeadParams) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, rsvpWaitlistHead, arg.HackathonID, arg.N)
 	if err != nil {
 		return nil, err
 	}

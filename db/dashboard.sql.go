@@ -8,6 +8,8 @@ package db
 import (
 	"context"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 const dashboardCounts = `-- name: DashboardCounts :one
@@ -24,6 +26,7 @@ SELECT
     count(*) FILTER (WHERE rsvp = 'expired'
                         OR (decision = 'offer' AND rsvp IS NULL AND now() >= rsvp_deadline))::bigint AS expired
 FROM applications
+WHERE hackathon_id = $1
 `
 
 type DashboardCountsRow struct {
@@ -39,11 +42,11 @@ type DashboardCountsRow struct {
 	Expired      int64
 }
 
-// Every application falls in exactly one breakdown bucket. An offer past its
+// One edition's funnel. Every application falls in exactly one breakdown bucket. An offer past its
 // deadline without an answer counts as expired even before the RsvpDeadline
 // workflow has marked it.
-func (q *Queries) DashboardCounts(ctx context.Context) (DashboardCountsRow, error) {
-	row := q.db.QueryRow(ctx, dashboardCounts)
+func (q *Queries) DashboardCounts(ctx context.Context, hackathonID uuid.UUID) (DashboardCountsRow, error) {
+	row := q.db.QueryRow(ctx, dashboardCounts, hackathonID)
 	var i DashboardCountsRow
 	err := row.Scan(
 		&i.Applications,
@@ -64,7 +67,7 @@ const dashboardRsvpTimeline = `-- name: DashboardRsvpTimeline :many
 WITH answers AS (
     SELECT date_trunc(CASE WHEN $1::int = 1 THEN 'hour' ELSE 'day' END, rsvp_at AT TIME ZONE 'UTC') AS bucket
     FROM applications
-    WHERE rsvp = 'attending'
+    WHERE hackathon_id = $2 AND rsvp = 'attending'
 ), bounds AS (
     SELECT min(bucket) AS lo, max(bucket) AS hi FROM answers
 ), buckets AS (
@@ -78,16 +81,21 @@ GROUP BY b.bucket
 ORDER BY b.bucket
 `
 
+type DashboardRsvpTimelineParams struct {
+	Hours       int32
+	HackathonID uuid.UUID
+}
+
 type DashboardRsvpTimelineRow struct {
 	Bucket time.Time
 	Count  int64
 }
 
-// Attending RSVPs per UTC hour (hours = 1) or UTC day (hours = 24) by
+// One edition's attending RSVPs per UTC hour (hours = 1) or UTC day (hours = 24) by
 // rsvp_at, every bucket from the first answer's to the last one's, empty
 // buckets included; no rows when nobody is attending.
-func (q *Queries) DashboardRsvpTimeline(ctx context.Context, hours int32) ([]DashboardRsvpTimelineRow, error) {
-	rows, err := q.db.Query(ctx, dashboardRsvpTimeline, hours)
+func (q *Queries) DashboardRsvpTimeline(ctx context.Context, arg DashboardRsvpTimelineParams) ([]DashboardRsvpTimelineRow, error) {
+	rows, err := q.db.Query(ctx, dashboardRsvpTimeline, arg.Hours, arg.HackathonID)
 	if err != nil {
 		return nil, err
 	}

@@ -51,6 +51,7 @@ type Application struct {
 	RsvpAt              *time.Time
 	PositionIds         []uuid.UUID
 	ResumeType          *string
+	HackathonID         uuid.UUID
 }
 
 type ApplicationAnswer struct {
@@ -70,6 +71,7 @@ type ApplicationEvent struct {
 }
 
 type ApplicationScore struct {
+	HackathonID     uuid.UUID
 	ApplicationID   uuid.UUID
 	Score           float64
 	NormalizedScore float64
@@ -188,6 +190,21 @@ type FoundryStep struct {
 	StartedAt  *time.Time
 	FinishedAt *time.Time
 	Detail     string
+}
+
+type Hackathon struct {
+	ID                  uuid.UUID
+	Name                string
+	ApplicationsOpenAt  time.Time
+	ApplicationsCloseAt *time.Time
+	StartsAt            *time.Time
+	EndsAt              *time.Time
+	Capacity            *int32
+	Announce            bool
+	Current             bool
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+	SavedBy             *uuid.UUID
 }
 
 type HiringFinalization struct {
@@ -310,12 +327,14 @@ type Review struct {
 	Q1Score       int32
 	Q2Score       int32
 	ReviewedAt    time.Time
+	HackathonID   uuid.UUID
 }
 
 type ReviewScore struct {
 	ReviewID      uuid.UUID
 	ApplicationID uuid.UUID
 	ReviewerID    uuid.UUID
+	HackathonID   uuid.UUID
 	Total         int32
 	Z             float64
 }
@@ -341,13 +360,15 @@ type ReviewerStat struct {
 	LinksSum    int64
 	Q1Sum       int64
 	Q2Sum       int64
+	HackathonID uuid.UUID
 }
 
 type ReviewerTotal struct {
-	ReviewerID uuid.UUID
-	N          int64
-	S1         int64
-	S2         int64
+	HackathonID uuid.UUID
+	ReviewerID  uuid.UUID
+	N           int64
+	S1          int64
+	S2          int64
 }
 
 type Selection struct {

@@ -14,7 +14,7 @@ import (
 type Querier interface {
 	// The number of rows AdminApplicationList pages through.
 	AdminApplicationCount(ctx context.Context, arg AdminApplicationCountParams) (int64, error)
-	// The admin applications table: one row per application with the
+	// The admin applications table of one edition: one row per application with the
 	// applicant's name, filtered by status and a case-insensitive substring of
 	// the shown email or name (the caller passes an escaped, lowercased LIKE
 	// pattern), sorted by one whitelisted column. Text columns sort
@@ -40,13 +40,28 @@ type Querier interface {
 	// has no type, so a newer upload's type is never overwritten and running it
 	// twice is harmless. updated_at stays: the applicant changed nothing.
 	ApplicationFillResumeType(ctx context.Context, arg ApplicationFillResumeTypeParams) error
+	ApplicationGet(ctx context.Context, id uuid.UUID) (Application, error)
+	// The profile's application in the current edition.
 	ApplicationGetByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
+	// The profile's application in one edition.
+	ApplicationGetIn(ctx context.Context, arg ApplicationGetInParams) (Application, error)
 	// The decision and RSVP events of one application, oldest first, with who
 	// acted (NULL: the system, e.g. an offer expiring at its deadline).
 	ApplicationHistory(ctx context.Context, applicationID uuid.UUID) ([]ApplicationHistoryRow, error)
+	// The profile's applications of editions other than the current one,
+	// the latest edition first.
+	ApplicationHistoryByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationHistoryByProfileRow, error)
+	// A draft of the edition named, or of the current one without.
 	ApplicationInsert(ctx context.Context, arg ApplicationInsertParams) (Application, error)
-	ApplicationLockByProfile(ctx context.Context, profileID uuid.UUID) (Application, error)
-	// The assignment rule: submitted applications only, not the reviewer's own,
+	// A new application of the edition for the owner of the source, with the
+	// source's contact, about-you, demographic, education, experience and link
+	// fields; never its answers, team, positions or agreements. The résumé is
+	// set apart, once its object is copied (ApplicationSetResume).
+	ApplicationInsertCopy(ctx context.Context, arg ApplicationInsertCopyParams) (Application, error)
+	// The profile's application in one edition, locked for change.
+	ApplicationLockIn(ctx context.Context, arg ApplicationLockInParams) (Application, error)
+	// The assignment rule, in the current edition: submitted applications
+	// only, not the reviewer's own,
 	// not one whose team lists the reviewer's email (a conflict of interest),
 	// not one they reviewed; fewest reviews first, ties by id. The inner scan
 	// follows applications_queue_idx, tests the team list on the row it is on
@@ -55,12 +70,16 @@ type Querier interface {
 	// The chosen row comes back in the reviewer view (team names included), so
 	// the queue costs one round trip.
 	ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error)
-	// The caller's application as its owner sees it, with the display names of
-	// its team (as reviewers see them).
+	// The caller's application in the current edition as its owner sees it,
+	// with the display names of its team (as reviewers see them).
 	ApplicationOwnerView(ctx context.Context, profileID uuid.UUID) (ApplicationOwnerViewRow, error)
-	// What stands between a reviewer and an application: its status, and its
-	// applicant and team list for the conflict-of-interest rule (package
-	// conflict).
+	// The résumé keys the profile's applications hold, in every edition: an
+	// object belongs to one application, so a new key is chosen apart from
+	// the others' (application.ResumeKeyFor).
+	ApplicationResumeKeysByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationResumeKeysByProfileRow, error)
+	// What stands between a reviewer and an application: its status, its
+	// edition (and whether that is the current one), and its applicant and
+	// team list for the conflict-of-interest rule (package coi).
 	ApplicationReviewConflict(ctx context.Context, applicationID uuid.UUID) (ApplicationReviewConflictRow, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
@@ -70,6 +89,9 @@ type Querier interface {
 	// Writes every applicant-editable field; callers load the row FOR UPDATE,
 	// apply the patch and write it back.
 	ApplicationUpdate(ctx context.Context, arg ApplicationUpdateParams) error
+	// Every application of the profile, locked (in id order): what holds a
+	// résumé object is decided over all of them.
+	ApplicationsLockByProfile(ctx context.Context, profileID uuid.UUID) ([]Application, error)
 	AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams) (AuthToken, error)
 	// A live token of the purpose with its account's email and name, without
 	// using it: reset-password checks the token (and the new password against
@@ -110,26 +132,28 @@ type Querier interface {
 	BroadcastRequestCancel(ctx context.Context, id uuid.UUID) (Broadcast, error)
 	BroadcastSetTotal(ctx context.Context, arg BroadcastSetTotalParams) (Broadcast, error)
 	DBNow(ctx context.Context) (time.Time, error)
-	// Every application falls in exactly one breakdown bucket. An offer past its
+	// One edition's funnel. Every application falls in exactly one breakdown bucket. An offer past its
 	// deadline without an answer counts as expired even before the RsvpDeadline
 	// workflow has marked it.
-	DashboardCounts(ctx context.Context) (DashboardCountsRow, error)
-	// Attending RSVPs per UTC hour (hours = 1) or UTC day (hours = 24) by
+	DashboardCounts(ctx context.Context, hackathonID uuid.UUID) (DashboardCountsRow, error)
+	// One edition's attending RSVPs per UTC hour (hours = 1) or UTC day (hours = 24) by
 	// rsvp_at, every bucket from the first answer's to the last one's, empty
 	// buckets included; no rows when nobody is attending.
-	DashboardRsvpTimeline(ctx context.Context, hours int32) ([]DashboardRsvpTimelineRow, error)
+	DashboardRsvpTimeline(ctx context.Context, arg DashboardRsvpTimelineParams) ([]DashboardRsvpTimelineRow, error)
 	// Sets the decision on rows already locked and checked, and appends one
 	// 'decision' event per application; detail is completed with the previous
 	// decision read from the same snapshot. The row guard repeats the rules.
 	DecisionApply(ctx context.Context, arg DecisionApplyParams) (int64, error)
 	// The applications a decision batch (or waitlist promotion) decided.
 	DecisionBatchApplications(ctx context.Context, batchID string) ([]uuid.UUID, error)
+	// The edition of a decision batch: its applications' (a batch is of one).
+	DecisionBatchHackathon(ctx context.Context, batchID string) (uuid.UUID, error)
 	// The applications a batch offered a place that held no offer before it.
 	DecisionBatchNewOffers(ctx context.Context, batchID string) ([]uuid.UUID, error)
-	// Locks the applications a decision batch names, in id order so that two
-	// overlapping batches never deadlock. db_now is the transaction's clock,
-	// against which the RSVP deadline is checked.
-	DecisionLockApplications(ctx context.Context, ids []uuid.UUID) ([]DecisionLockApplicationsRow, error)
+	// Locks the applications of one edition a decision batch names, in id
+	// order so that two overlapping batches never deadlock. db_now is the
+	// transaction's clock, against which the RSVP deadline is checked.
+	DecisionLockApplications(ctx context.Context, arg DecisionLockApplicationsParams) ([]DecisionLockApplicationsRow, error)
 	EmailCount(ctx context.Context, arg EmailCountParams) (int64, error)
 	EmailGetByKey(ctx context.Context, idempotencyKey string) (Email, error)
 	// Records an email once per idempotency key; a second insert is a no-op.
@@ -211,6 +235,35 @@ type Querier interface {
 	FoundryStepsInit(ctx context.Context, projectID uuid.UUID) error
 	FoundryStepsList(ctx context.Context, projectID uuid.UUID) ([]FoundryStep, error)
 	FoundryStepsListFor(ctx context.Context, projectIds []uuid.UUID) ([]FoundryStep, error)
+	// An edition's places and what holds them, in the transaction of a batch
+	// of offers (after its rows are locked): attending RSVPs and open offers
+	// (unanswered, deadline ahead) of applications outside the batch.
+	HackathonCapacityLoad(ctx context.Context, arg HackathonCapacityLoadParams) (HackathonCapacityLoadRow, error)
+	// The first half of moving the current flag (the unique index allows one).
+	HackathonClearCurrent(ctx context.Context, id uuid.UUID) error
+	HackathonCurrent(ctx context.Context) (Hackathon, error)
+	// The current edition and the database's clock (the transaction's start
+	// inside a transaction), against which its window is judged: a write and
+	// the check of its window see the same instant.
+	HackathonCurrentAt(ctx context.Context) (HackathonCurrentAtRow, error)
+	// The owners of an edition's unsubmitted drafts (confirmed accounts),
+	// for the reminder before the close.
+	HackathonDraftOwners(ctx context.Context, hackathonID uuid.UUID) ([]HackathonDraftOwnersRow, error)
+	HackathonGet(ctx context.Context, id uuid.UUID) (Hackathon, error)
+	HackathonInsert(ctx context.Context, arg HackathonInsertParams) (Hackathon, error)
+	// Every edition, the latest opening first (a club has one a year).
+	HackathonList(ctx context.Context) ([]Hackathon, error)
+	// Editions whose window has something ahead of now (its opening or its
+	// close): each should have a running ApplicationWindow workflow (the
+	// reconciler restarts a missing one).
+	HackathonListFutureWindows(ctx context.Context, now time.Time) ([]Hackathon, error)
+	HackathonLock(ctx context.Context, id uuid.UUID) (Hackathon, error)
+	HackathonSetCurrent(ctx context.Context, arg HackathonSetCurrentParams) error
+	// The superadmins (confirmed accounts) who get an edition's close summary.
+	HackathonSummaryRecipients(ctx context.Context) ([]HackathonSummaryRecipientsRow, error)
+	HackathonUpdate(ctx context.Context, arg HackathonUpdateParams) (Hackathon, error)
+	// How an edition's applications stand: submitted, and drafts left.
+	HackathonWindowCounts(ctx context.Context, hackathonID uuid.UUID) (HackathonWindowCountsRow, error)
 	// The first finalize request of a term wins; a repeat gets the stored row.
 	HiringFinalizationClaim(ctx context.Context, arg HiringFinalizationClaimParams) (HiringFinalization, error)
 	HiringFinalizationGet(ctx context.Context, termID uuid.UUID) (HiringFinalization, error)
@@ -224,7 +277,8 @@ type Querier interface {
 	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
 	// Keys are honoured for a while (see api/idempotency.go); older ones go.
 	IdempotencyKeysPrune(ctx context.Context, before time.Time) (int64, error)
-	LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error)
+	// The reviewers of one edition, most reviews first.
+	LeaderboardEntries(ctx context.Context, hackathonID uuid.UUID) ([]LeaderboardEntriesRow, error)
 	MembershipCount(ctx context.Context, arg MembershipCountParams) (int64, error)
 	// A membership with its member and term, for the exec's confirmation page
 	// and the confirmation email.
@@ -348,13 +402,14 @@ type Querier interface {
 	// holds it.
 	ReceiptTransactionClaim(ctx context.Context, arg ReceiptTransactionClaimParams) (int64, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
-	// Records a review of a submitted application that is neither the
-	// reviewer's own nor one whose team lists them, in one statement (the
-	// trigger moves the counters in the same transaction), and returns the
-	// reviewer's total including it: the statement's snapshot predates the
-	// trigger's update, hence the + 1. No row when the application is missing,
-	// a draft, the reviewer's own, lists them on its team, or was already
-	// reviewed by them; callers tell these apart on that error path only.
+	// Records a review of a submitted application of the current edition that
+	// is neither the reviewer's own nor one whose team lists them, in one
+	// statement (the trigger moves the counters in the same transaction), and
+	// returns the reviewer's total over every edition including it: the
+	// statement's snapshot predates the trigger's update, hence the + 1. No
+	// row when the application is missing, a draft, of another edition, the
+	// reviewer's own, lists them on its team, or was already reviewed by them;
+	// callers tell these apart on that error path only.
 	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error)
 	// The review settings (one row).
 	ReviewSettingsGet(ctx context.Context) (ReviewSettingsGetRow, error)
@@ -367,24 +422,28 @@ type Querier interface {
 	// Sets the review settings and records the change (who, what, when) in
 	// one statement.
 	ReviewSettingsSet(ctx context.Context, arg ReviewSettingsSetParams) (ReviewSettingsSetRow, error)
-	ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error)
-	ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error)
+	// The review totals of one edition: its submitted applications (an
+	// index-only count over the queue index) and its reviewers' counters.
+	ReviewStatistics(ctx context.Context, hackathonID uuid.UUID) (ReviewStatisticsRow, error)
+	// A reviewer's counters in one edition.
+	ReviewerStatsGet(ctx context.Context, arg ReviewerStatsGetParams) (ReviewerStat, error)
 	// The mean and population standard deviation of a reviewer's review
-	// totals (0-15), from reviewer_totals; zeros for someone without reviews.
-	ReviewerTotals(ctx context.Context, reviewerID uuid.UUID) (ReviewerTotalsRow, error)
+	// totals (0-15) in one edition, from reviewer_totals; zeros for someone
+	// without reviews there.
+	ReviewerTotals(ctx context.Context, arg ReviewerTotalsParams) (ReviewerTotalsRow, error)
 	// An application's reviews with their reviewers, each with its total and
-	// its z-score (review_scores).
-	// The filter is on the view's column, so it reaches the view's scan of
-	// reviews (the index on application_id).
-	ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error)
+	// its z-score within the application's edition (review_scores).
+	ReviewsForApplication(ctx context.Context, arg ReviewsForApplicationParams) ([]ReviewsForApplicationRow, error)
 	// Expires the unanswered offers among ids whose deadline is at or before
 	// @deadline: the deadline the RsvpDeadline workflow woke for, on its own
 	// clock, so a database clock running behind still expires them. An offer
 	// made again with a later deadline is left. Without @deadline (an activity
 	// scheduled before the workflow passed it), the database's now().
 	RsvpExpireOffers(ctx context.Context, arg RsvpExpireOffersParams) ([]uuid.UUID, error)
-	// The caller's application for an RSVP, locked; open says whether the
-	// deadline is still ahead by the database's clock.
+	// The caller's application for an RSVP, locked: the one holding an open
+	// offer (unanswered or answered, not expired, deadline ahead) in whatever
+	// edition, else the current edition's, else the latest; open says whether
+	// the deadline is still ahead by the database's clock.
 	RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (RsvpLockByProfileRow, error)
 	RsvpOffer(ctx context.Context, arg RsvpOfferParams) error
 	// Of the given applications, those holding an unanswered offer.
@@ -392,8 +451,9 @@ type Querier interface {
 	RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, error)
 	// Offers of one deadline still waiting for an answer, with the applicant.
 	RsvpUnansweredOffers(ctx context.Context, deadline *time.Time) ([]RsvpUnansweredOffersRow, error)
-	// The first n waitlisted applications, in the order they were waitlisted.
-	RsvpWaitlistHead(ctx context.Context, n int32) ([]uuid.UUID, error)
+	// The first n waitlisted applications of an edition, in the order they
+	// were waitlisted.
+	RsvpWaitlistHead(ctx context.Context, arg RsvpWaitlistHeadParams) ([]uuid.UUID, error)
 	// The term's hires: each accepted offer with its person and position.
 	SelectionAccepted(ctx context.Context, termID uuid.UUID) ([]SelectionAcceptedRow, error)
 	SelectionEventInsert(ctx context.Context, arg SelectionEventInsertParams) error

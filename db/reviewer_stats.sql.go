@@ -15,7 +15,7 @@ const leaderboardEntries = `-- name: LeaderboardEntries :many
 SELECT s.reviewer_id, s.review_count, p.display_name AS name, p.email
 FROM reviewer_stats s
 JOIN profiles p ON p.id = s.reviewer_id
-WHERE s.review_count > 0
+WHERE s.hackathon_id = $1 AND s.review_count > 0
 ORDER BY s.review_count DESC, lower(p.email)
 `
 
@@ -26,8 +26,9 @@ type LeaderboardEntriesRow struct {
 	Email       string
 }
 
-func (q *Queries) LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesRow, error) {
-	rows, err := q.db.Query(ctx, leaderboardEntries)
+// The reviewers of one edition, most reviews first.
+func (q *Queries) LeaderboardEntries(ctx context.Context, hackathonID uuid.UUID) ([]LeaderboardEntriesRow, error) {
+	rows, err := q.db.Query(ctx, leaderboardEntries, hackathonID)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +54,8 @@ func (q *Queries) LeaderboardEntries(ctx context.Context) ([]LeaderboardEntriesR
 
 const reviewStatistics = `-- name: ReviewStatistics :one
 SELECT
-    (SELECT count(*) FROM applications WHERE status = 'submitted')::bigint AS total_applications,
+    (SELECT count(*) FROM applications a
+     WHERE a.hackathon_id = $1 AND a.status = 'submitted')::bigint AS total_applications,
     coalesce(sum(review_count), 0)::bigint AS total_reviews,
     count(*) FILTER (WHERE review_count > 0)::bigint AS total_reviewers,
     coalesce(sum(resume_sum), 0)::bigint AS resume_sum,
@@ -61,6 +63,7 @@ SELECT
     coalesce(sum(q1_sum), 0)::bigint AS q1_sum,
     coalesce(sum(q2_sum), 0)::bigint AS q2_sum
 FROM reviewer_stats
+WHERE hackathon_id = $1
 `
 
 type ReviewStatisticsRow struct {
@@ -73,8 +76,10 @@ type ReviewStatisticsRow struct {
 	Q2Sum             int64
 }
 
-func (q *Queries) ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, error) {
-	row := q.db.QueryRow(ctx, reviewStatistics)
+// The review totals of one edition: its submitted applications (an
+// index-only count over the queue index) and its reviewers' counters.
+func (q *Queries) ReviewStatistics(ctx context.Context, hackathonID uuid.UUID) (ReviewStatisticsRow, error) {
+	row := q.db.QueryRow(ctx, reviewStatistics, hackathonID)
 	var i ReviewStatisticsRow
 	err := row.Scan(
 		&i.TotalApplications,
@@ -89,11 +94,17 @@ func (q *Queries) ReviewStatistics(ctx context.Context) (ReviewStatisticsRow, er
 }
 
 const reviewerStatsGet = `-- name: ReviewerStatsGet :one
-SELECT reviewer_id, review_count, resume_sum, links_sum, q1_sum, q2_sum FROM reviewer_stats WHERE reviewer_id = $1
+SELECT reviewer_id, review_count, resume_sum, links_sum, q1_sum, q2_sum, hackathon_id FROM reviewer_stats WHERE hackathon_id = $1 AND reviewer_id = $2
 `
 
-func (q *Queries) ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (ReviewerStat, error) {
-	row := q.db.QueryRow(ctx, reviewerStatsGet, reviewerID)
+type ReviewerStatsGetParams struct {
+	HackathonID uuid.UUID
+	ReviewerID  uuid.UUID
+}
+
+// A reviewer's counters in one edition.
+func (q *Queries) ReviewerStatsGet(ctx context.Context, arg ReviewerStatsGetParams) (ReviewerStat, error) {
+	row := q.db.QueryRow(ctx, reviewerStatsGet, arg.HackathonID, arg.ReviewerID)
 	var i ReviewerStat
 	err := row.Scan(
 		&i.ReviewerID,
@@ -102,16 +113,22 @@ func (q *Queries) ReviewerStatsGet(ctx context.Context, reviewerID uuid.UUID) (R
 		&i.LinksSum,
 		&i.Q1Sum,
 		&i.Q2Sum,
+		&i.HackathonID,
 	)
 	return i, err
 }
 
 const reviewerTotals = `-- name: ReviewerTotals :one
-SELECT coalesce(sum(s1)::numeric / sum(n), 0)::float8 AS mean_total,
-       coalesce(sqrt(sum(n) * sum(s2) - sum(s1)::numeric * sum(s1)) / sum(n), 0)::float8 AS stddev_total
-FROM reviewer_totals
-WHERE reviewer_id = $1
+SELECT coalesce(sum(t.s1)::numeric / sum(t.n), 0)::float8 AS mean_total,
+       coalesce(sqrt(sum(t.n) * sum(t.s2) - sum(t.s1)::numeric * sum(t.s1)) / sum(t.n), 0)::float8 AS stddev_total
+FROM reviewer_totals t
+WHERE t.hackathon_id = $1 AND t.reviewer_id = $2
 `
+
+type ReviewerTotalsParams struct {
+	HackathonID uuid.UUID
+	ReviewerID  uuid.UUID
+}
 
 type ReviewerTotalsRow struct {
 	MeanTotal   float64
@@ -119,9 +136,10 @@ type ReviewerTotalsRow struct {
 }
 
 // The mean and population standard deviation of a reviewer's review
-// totals (0-15), from reviewer_totals; zeros for someone without reviews.
-func (q *Queries) ReviewerTotals(ctx context.Context, reviewerID uuid.UUID) (ReviewerTotalsRow, error) {
-	row := q.db.QueryRow(ctx, reviewerTotals, reviewerID)
+// totals (0-15) in one edition, from reviewer_totals; zeros for someone
+// without reviews there.
+func (q *Queries) ReviewerTotals(ctx context.Context, arg ReviewerTotalsParams) (ReviewerTotalsRow, error) {
+	row := q.db.QueryRow(ctx, reviewerTotals, arg.HackathonID, arg.ReviewerID)
 	var i ReviewerTotalsRow
 	err := row.Scan(&i.MeanTotal, &i.StddevTotal)
 	return i, err

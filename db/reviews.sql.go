@@ -15,7 +15,7 @@ import (
 const reviewInsert = `-- name: ReviewInsert :one
 INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at
+RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at, hackathon_id
 `
 
 type ReviewInsertParams struct {
@@ -46,23 +46,25 @@ func (q *Queries) ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Rev
 		&i.Q1Score,
 		&i.Q2Score,
 		&i.ReviewedAt,
+		&i.HackathonID,
 	)
 	return i, err
 }
 
 const reviewInsertChecked = `-- name: ReviewInsertChecked :one
 WITH ins AS (
-    INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
-    SELECT a.id, $1, $2, $3, $4, $5
+    INSERT INTO reviews (application_id, hackathon_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
+    SELECT a.id, a.hackathon_id, $1, $2, $3, $4, $5
     FROM applications a
     WHERE a.id = $6 AND a.status = 'submitted' AND a.profile_id <> $1
+      AND a.hackathon_id = hackathon_current_id()
       AND NOT team_lists_email(a.team_members, $7::text)
     ON CONFLICT (application_id, reviewer_id) DO NOTHING
-    RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at
+    RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at, hackathon_id
 )
 SELECT ins.id, ins.application_id, ins.reviewer_id, ins.resume_score, ins.links_score, ins.q1_score,
        ins.q2_score, ins.reviewed_at,
-       (coalesce((SELECT s.review_count FROM reviewer_stats s WHERE s.reviewer_id = $1), 0) + 1)::integer AS total_reviews
+       (coalesce((SELECT sum(s.review_count) FROM reviewer_stats s WHERE s.reviewer_id = $1), 0) + 1)::integer AS total_reviews
 FROM ins
 `
 
@@ -88,13 +90,14 @@ type ReviewInsertCheckedRow struct {
 	TotalReviews  int32
 }
 
-// Records a review of a submitted application that is neither the
-// reviewer's own nor one whose team lists them, in one statement (the
-// trigger moves the counters in the same transaction), and returns the
-// reviewer's total including it: the statement's snapshot predates the
-// trigger's update, hence the + 1. No row when the application is missing,
-// a draft, the reviewer's own, lists them on its team, or was already
-// reviewed by them; callers tell these apart on that error path only.
+// Records a review of a submitted application of the current edition that
+// is neither the reviewer's own nor one whose team lists them, in one
+// statement (the trigger moves the counters in the same transaction), and
+// returns the reviewer's total over every edition including it: the
+// statement's snapshot predates the trigger's update, hence the + 1. No
+// row when the application is missing, a draft, of another edition, the
+// reviewer's own, lists them on its team, or was already reviewed by them;
+// callers tell these apart on that error path only.
 func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error) {
 	row := q.db.QueryRow(ctx, reviewInsertChecked,
 		arg.ReviewerID,
@@ -121,13 +124,18 @@ func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheck
 }
 
 const reviewsForApplication = `-- name: ReviewsForApplication :many
-SELECT r.id, r.application_id, r.reviewer_id, r.resume_score, r.links_score, r.q1_score, r.q2_score, r.reviewed_at, p.display_name AS reviewer_name, p.email AS reviewer_email, s.total, s.z
+SELECT r.id, r.application_id, r.reviewer_id, r.resume_score, r.links_score, r.q1_score, r.q2_score, r.reviewed_at, r.hackathon_id, p.display_name AS reviewer_name, p.email AS reviewer_email, s.total, s.z
 FROM review_scores s
 JOIN reviews r ON r.id = s.review_id
 JOIN profiles p ON p.id = r.reviewer_id
-WHERE s.application_id = $1
+WHERE s.hackathon_id = $1 AND s.application_id = $2
 ORDER BY r.reviewed_at, r.id
 `
+
+type ReviewsForApplicationParams struct {
+	HackathonID   uuid.UUID
+	ApplicationID uuid.UUID
+}
 
 type ReviewsForApplicationRow struct {
 	ID            uuid.UUID
@@ -138,6 +146,7 @@ type ReviewsForApplicationRow struct {
 	Q1Score       int32
 	Q2Score       int32
 	ReviewedAt    time.Time
+	HackathonID   uuid.UUID
 	ReviewerName  *string
 	ReviewerEmail string
 	Total         int32
@@ -145,11 +154,9 @@ type ReviewsForApplicationRow struct {
 }
 
 // An application's reviews with their reviewers, each with its total and
-// its z-score (review_scores).
-// The filter is on the view's column, so it reaches the view's scan of
-// reviews (the index on application_id).
-func (q *Queries) ReviewsForApplication(ctx context.Context, applicationID uuid.UUID) ([]ReviewsForApplicationRow, error) {
-	rows, err := q.db.Query(ctx, reviewsForApplication, applicationID)
+// its z-score within the application's edition (review_scores).
+func (q *Queries) ReviewsForApplication(ctx context.Context, arg ReviewsForApplicationParams) ([]ReviewsForApplicationRow, error) {
+	rows, err := q.db.Query(ctx, reviewsForApplication, arg.HackathonID, arg.ApplicationID)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +173,7 @@ func (q *Queries) ReviewsForApplication(ctx context.Context, applicationID uuid.
 			&i.Q1Score,
 			&i.Q2Score,
 			&i.ReviewedAt,
+			&i.HackathonID,
 			&i.ReviewerName,
 			&i.ReviewerEmail,
 			&i.Total,

@@ -268,7 +268,7 @@ func TestConcurrentReviewers(t *testing.T) {
 // failingStats makes the statistics part of the leaderboard fail.
 type failingStats struct{ db.Querier }
 
-func (failingStats) ReviewStatistics(context.Context) (db.ReviewStatisticsRow, error) {
+func (failingStats) ReviewStatistics(context.Context, uuid.UUID) (db.ReviewStatisticsRow, error) {
 	return db.ReviewStatisticsRow{}, errors.New("statistics unavailable")
 }
 

@@ -78,4 +78,5 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.ReceiptProcessing)
 	r.RegisterWorkflow(workflows.Sweep)
 	r.RegisterWorkflow(workflows.TermReconcile)
+	r.RegisterWorkflow(workflows.ApplicationWindow)
 }

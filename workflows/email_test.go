@@ -148,6 +148,11 @@ func TestReplay(t *testing.T) {
 		"testdata/sweep.json",
 		"testdata/term_reconcile.json",
 		"testdata/term_reconcile_running.json",
+		"testdata/term_reconcile_editions.json",
+		"testdata/application_window.json",
+		"testdata/application_window_reminder.json",
+		"testdata/application_window_rearm.json",
+		"testdata/application_window_e2e.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			t.Parallel()

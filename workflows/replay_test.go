@@ -51,6 +51,9 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/term_reconcile.json", "TermReconcile", func(ctx workflow.Context, _ workflows.TermReconcileInput) (workflows.TermReconcileResult, error) {
 			return workflows.TermReconcileResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/application_window.json", "ApplicationWindow", func(ctx workflow.Context, _ workflows.ApplicationWindowInput) (workflows.ApplicationWindowResult, error) {
+			return workflows.ApplicationWindowResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
 			// The activity before the grace period instead of after it.
 			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})

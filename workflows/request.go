@@ -18,6 +18,8 @@ const (
 	KindRsvp      Kind = "rsvp"
 	KindBroadcast Kind = "broadcast"
 	KindEmail     Kind = "email"
+	// KindApplicationWindow is a hackathon edition's application window.
+	KindApplicationWindow Kind = "application-window"
 	// The scheduled workflows: Sweep and TermReconcile.
 	KindSweep     Kind = "sweep"
 	KindReconcile Kind = "reconcile"

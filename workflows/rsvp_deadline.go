@@ -123,8 +123,11 @@ func RsvpDeadline(ctx workflow.Context, in RsvpDeadlineInput) (RsvpDeadlineResul
 		Window:    in.Window,
 		PublicURL: in.PublicURL,
 	}
+	// The waitlist is the freeing batch's edition's (FromBatch: a field
+	// of the activity's input, not a new command, so older histories
+	// replay as they are).
 	if err := workflow.ExecuteActivity(actx, a.PromoteWaitlist, activities.PromoteInput{
-		BatchID: next.BatchID, Places: res.Expired, Deadline: next.Deadline,
+		BatchID: next.BatchID, Places: res.Expired, Deadline: next.Deadline, FromBatch: in.BatchID,
 	}).Get(ctx, &res.Promoted); err != nil {
 		return res, err
 	}

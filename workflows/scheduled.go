@@ -68,19 +68,29 @@ type TermReconcileInput struct {
 }
 
 // TermReconcileResult lists the terms looked at and those whose TermWindow
-// run was missing and has been started.
+// run was missing and has been started; then the same for the hackathon
+// editions and their ApplicationWindow runs.
 type TermReconcileResult struct {
 	Terms   int
 	Started []string // term ids
+	// Since reconcileApplicationWindows.
+	Hackathons        int
+	StartedHackathons []string // hackathon ids
 }
+
+// reconcileApplicationWindows is the change that made TermReconcile also
+// restart the missing ApplicationWindow run of each edition with its
+// window ahead. Runs started before it reconcile terms only.
+const reconcileApplicationWindows = "reconcile-application-windows"
 
 // TermReconcile (re)starts the TermWindow workflow of every term with a
 // form window yet to close that has no running run: one whose start was
-// never made, or whose run failed or was terminated. Each is started as
-// an abandoned child under the term's business-key ID, as the outbox would
-// start it; a term whose run is running is left alone (the start is
-// refused as already started), so running the reconciler again starts
-// nothing new.
+// never made, or whose run failed or was terminated; then, likewise, the
+// ApplicationWindow workflow of every hackathon edition whose opening or
+// close is ahead. Each is started as an abandoned child under its
+// business-key ID, as the outbox would start it; one whose run is running
+// is left alone (the start is refused as already started), so running the
+// reconciler again starts nothing new.
 func TermReconcile(ctx workflow.Context, in TermReconcileInput) (TermReconcileResult, error) {
 	var res TermReconcileResult
 	progress := "listing terms"
@@ -121,9 +131,53 @@ func TermReconcile(ctx workflow.Context, in TermReconcileInput) (TermReconcileRe
 			res.Started = append(res.Started, terms[i].TermID.String())
 		}
 	}
-	progress = "done"
 	if len(res.Started) > 0 {
 		workflow.GetLogger(ctx).Info("term windows restarted", "terms", res.Started)
 	}
+	if workflow.GetVersion(ctx, reconcileApplicationWindows, workflow.DefaultVersion, 1) >= 1 {
+		if err := reconcileApplicationWindowRuns(ctx, in, &res); err != nil {
+			progress = "failed"
+			return res, err
+		}
+		if len(res.StartedHackathons) > 0 {
+			workflow.GetLogger(ctx).Info("application windows restarted", "hackathons", res.StartedHackathons)
+		}
+	}
+	progress = "done"
 	return res, nil
+}
+
+// reconcileApplicationWindowRuns starts the missing ApplicationWindow run
+// of each edition whose window is ahead, as TermReconcile does for terms.
+func reconcileApplicationWindowRuns(ctx workflow.Context, in TermReconcileInput, res *TermReconcileResult) error {
+	var a *activities.HackathonActivities
+	var editions []activities.FutureApplicationWindow
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, sweepOptions), a.HackathonsWithFutureWindows).Get(ctx, &editions); err != nil {
+		return err
+	}
+	res.Hackathons = len(editions)
+	futures := make([]workflow.ChildWorkflowFuture, len(editions))
+	for i, e := range editions {
+		req := ApplicationWindowRequest(ApplicationWindowInput{HackathonID: e.HackathonID, PublicURL: in.PublicURL, Dates: e.Dates})
+		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
+			WorkflowID:            req.ID,
+			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+			WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+			TypedSearchAttributes: req.SearchAttributes(),
+			StaticSummary:         req.Summary,
+		})
+		futures[i] = workflow.ExecuteChildWorkflow(cctx, ApplicationWindow, req.Input)
+	}
+	for i, f := range futures {
+		err := f.GetChildWorkflowExecution().Get(ctx, nil)
+		var running *temporal.ChildWorkflowExecutionAlreadyStartedError
+		switch {
+		case errors.As(err, &running):
+		case err != nil:
+			return err
+		default:
+			res.StartedHackathons = append(res.StartedHackathons, editions[i].HackathonID.String())
+		}
+	}
+	return nil
 }

@@ -76,6 +76,14 @@ func TestSweep(t *testing.T) {
 	})
 }
 
+// noEditions registers the reconciler's hackathon activities with no
+// edition whose window is ahead: the term tests see the terms alone.
+func noEditions(env *testsuite.TestWorkflowEnvironment) {
+	var h *activities.HackathonActivities
+	env.RegisterActivity(&activities.HackathonActivities{})
+	env.OnActivity(h.HackathonsWithFutureWindows, mock.Anything).Return([]activities.FutureApplicationWindow{}, nil)
+}
+
 func TestTermReconcile(t *testing.T) {
 	t.Parallel()
 	var a *activities.TermActivities
@@ -94,6 +102,7 @@ func TestTermReconcile(t *testing.T) {
 		env.RegisterWorkflow(workflows.TermReconcile)
 		env.RegisterWorkflow(workflows.TermWindow)
 		env.RegisterActivity(&activities.TermActivities{})
+		noEditions(env)
 		env.OnActivity(a.TermsWithFutureWindows, mock.Anything).Return(terms, nil).Once()
 		started := map[uuid.UUID]workflows.TermWindowInput{}
 		env.OnWorkflow(workflows.TermWindow, mock.Anything, mock.Anything).
@@ -124,6 +133,7 @@ func TestTermReconcile(t *testing.T) {
 		env.RegisterWorkflow(workflows.TermReconcile)
 		env.RegisterWorkflow(workflows.TermWindow)
 		env.RegisterActivity(&activities.TermActivities{})
+		noEditions(env)
 		env.OnActivity(a.TermsWithFutureWindows, mock.Anything).Return([]activities.FutureWindowTerm{}, nil).Once()
 		env.ExecuteWorkflow(workflows.TermReconcile, workflows.TermReconcileInput{})
 		var got workflows.TermReconcileResult

@@ -3,10 +3,16 @@
 // and measures the hot paths side by side with what PostgreSQL alone can do
 // (pgbench), printing a markdown table and writing it to
 // docs/performance.md. The last line of output holds the headline figures.
+//
+// With -large (`make bench-large`) it seeds three hackathon editions of
+// 100,000 applications each instead and measures the review queue, review
+// submission and the leaderboard (at 1,000,000 reviews in the current
+// edition) the same way, in a section of its own.
 package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -34,8 +40,10 @@ const (
 )
 
 func main() {
+	large := flag.Bool("large", false, "three hackathon editions of 100,000 applications: the queue, review submit and leaderboard (make bench-large)")
+	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx)
+	err := run(ctx, *large)
 	stop()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -43,7 +51,7 @@ func main() {
 	}
 }
 
-func run(ctx context.Context) error {
+func run(ctx context.Context, large bool) error {
 	root, err := os.Getwd()
 	if err != nil {
 		return err
@@ -100,6 +108,9 @@ func run(ctx context.Context) error {
 		return err
 	}
 	b := &bench{a: a, cfg: cfg, root: root, outDir: outDir, pgAdminURL: stack.PostgresAdminURL()}
+	if large {
+		return b.allLarge(ctx)
+	}
 	return b.all(ctx)
 }
 

@@ -61,6 +61,9 @@ func (b *bench) all(ctx context.Context) error {
 	if b.reviewers, err = b.reviewerIDs(ctx, "bench.reviewer%"); err != nil {
 		return err
 	}
+	if err := b.queuePlan(ctx); err != nil {
+		return err
+	}
 	queueRPS, queueP99, err := b.queueHTTP(ctx)
 	if err != nil {
 		return err
@@ -79,7 +82,9 @@ func (b *bench) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	lbP50, err := b.leaderboard(ctx)
+	lbP50, err := b.leaderboard(ctx, func(ctx context.Context, more int) error {
+		return b.seed(ctx, seedApplications, seedReviewers, more, "bench2")
+	})
 	if err != nil {
 		return err
 	}
@@ -120,7 +125,7 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("load_review_p99_ms=%.0f", loadReviewP99),
 		fmt.Sprintf("load_webhook_p99_ms=%.0f", loadWebhookP99),
 	}
-	return b.report(ctx, time.Since(start))
+	return b.report(ctx, time.Since(start), beginMarker, endMarker)
 }
 
 // seed runs `hackdesk seed` against the bench database (a throw-away
@@ -317,14 +322,14 @@ func (b *bench) pgbench(ctx context.Context) (shipped, naive float64, err error)
 FROM applications a WHERE a.id = `
 	shippedSQL := fmt.Sprintf(`\set n random(1, %d)
 %s(SELECT n.id FROM applications n
-  WHERE n.status = 'submitted' AND n.profile_id <> %s
+  WHERE n.hackathon_id = hackathon_current_id() AND n.status = 'submitted' AND n.profile_id <> %s
     AND NOT team_lists_email(n.team_members, %s)
     AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = %s)
   ORDER BY n.review_count, n.id LIMIT 1);
 `, seedReviewers, view, who, whoEmail, who)
 	naiveSQL := fmt.Sprintf(`\set n random(1, %d)
 %s(SELECT n.id FROM applications n LEFT JOIN reviews r ON r.application_id = n.id
-  WHERE n.status = 'submitted' AND n.profile_id <> %s
+  WHERE n.hackathon_id = hackathon_current_id() AND n.status = 'submitted' AND n.profile_id <> %s
     AND NOT team_lists_email(n.team_members, %s)
     AND n.id NOT IN (SELECT application_id FROM reviews WHERE reviewer_id = %s)
   GROUP BY n.id ORDER BY count(r.id), n.id LIMIT 1);
@@ -414,8 +419,8 @@ func (b *bench) reviews(ctx context.Context) (float64, error) {
 		SELECT (SELECT count(*) FROM reviews) - (SELECT count(*) FROM (SELECT DISTINCT application_id, reviewer_id FROM reviews) d),
 		       (SELECT count(*) FROM applications a LEFT JOIN (SELECT application_id, count(*) n FROM reviews GROUP BY 1) c
 		          ON c.application_id = a.id WHERE a.review_count <> coalesce(c.n, 0)),
-		       (SELECT count(*) FROM reviewer_stats s LEFT JOIN (SELECT reviewer_id, count(*) n FROM reviews GROUP BY 1) c
-		          ON c.reviewer_id = s.reviewer_id WHERE s.review_count <> coalesce(c.n, 0))`).Scan(&dupes, &badApps, &badStats)
+		       (SELECT count(*) FROM reviewer_stats s LEFT JOIN (SELECT hackathon_id, reviewer_id, count(*) n FROM reviews GROUP BY 1, 2) c
+		          ON c.hackathon_id = s.hackathon_id AND c.reviewer_id = s.reviewer_id WHERE s.review_count <> coalesce(c.n, 0))`).Scan(&dupes, &badApps, &badStats)
 	if err != nil {
 		return 0, err
 	}
@@ -429,18 +434,22 @@ func (b *bench) reviews(ctx context.Context) (float64, error) {
 	return perS, nil
 }
 
-// leaderboard tops the data up to 1,000,000 reviews and times 50 calls.
-func (b *bench) leaderboard(ctx context.Context) (float64, error) {
+// currentReviews counts the reviews of the current edition.
+const currentReviews = `SELECT count(*) FROM reviews WHERE hackathon_id = hackathon_current_id()`
+
+// leaderboard tops the current edition up to 1,000,000 reviews (topUp)
+// and times 50 calls.
+func (b *bench) leaderboard(ctx context.Context, topUp func(ctx context.Context, more int) error) (float64, error) {
 	var have int64
-	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM reviews`).Scan(&have); err != nil {
+	if err := b.a.Store.Pool().QueryRow(ctx, currentReviews).Scan(&have); err != nil {
 		return 0, err
 	}
 	if more := 1_000_000 - int(have); more > 0 {
-		if err := b.seed(ctx, seedApplications, seedReviewers, more, "bench2"); err != nil {
+		if err := topUp(ctx, more); err != nil {
 			return 0, err
 		}
 	}
-	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM reviews`).Scan(&have); err != nil {
+	if err := b.a.Store.Pool().QueryRow(ctx, currentReviews).Scan(&have); err != nil {
 		return 0, err
 	}
 	p, err := account.Create(ctx, b.a.Store.Queries, "bench.super@seed.hackdesk.test", "Bench", "bench-super-password", "superadmin")

@@ -15,11 +15,15 @@ import (
 const (
 	beginMarker = "<!-- bench:begin (written by make bench) -->"
 	endMarker   = "<!-- bench:end -->"
+	// The section make bench-large writes.
+	beginLargeMarker = "<!-- bench-large:begin (written by make bench-large) -->"
+	endLargeMarker   = "<!-- bench-large:end -->"
 )
 
-// report prints the results table and the headline line, and replaces the
-// bench section of docs/performance.md with the same table.
-func (b *bench) report(ctx context.Context, took time.Duration) error {
+// report prints the results table and the headline line ("bench: ..."),
+// and replaces the section of docs/performance.md between the markers
+// begin and end with the same table.
+func (b *bench) report(ctx context.Context, took time.Duration, begin, end string) error {
 	var pg string
 	_ = b.a.Store.Pool().QueryRow(ctx, `SHOW server_version`).Scan(&pg)
 	temporal, _ := exec.Command(filepath.Join(b.root, "bin", "temporal"), "--version").Output()
@@ -35,25 +39,25 @@ func (b *bench) report(ctx context.Context, took time.Duration) error {
 		"(`go tool pprof -top bin/bench/queue.cpu.prof`).\n\n`bench: %s`\n", strings.Join(b.headline, " "))
 	table := sb.String()
 	fmt.Println(table)
-	if err := b.writeDoc(table); err != nil {
+	if err := b.writeDoc(table, begin, end); err != nil {
 		return err
 	}
 	fmt.Println("bench: " + strings.Join(b.headline, " "))
 	return nil
 }
 
-func (b *bench) writeDoc(table string) error {
+func (b *bench) writeDoc(table, begin, end string) error {
 	path := filepath.Join(b.root, "docs", "performance.md")
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
 	s := string(data)
-	i, j := strings.Index(s, beginMarker), strings.Index(s, endMarker)
+	i, j := strings.Index(s, begin), strings.Index(s, end)
 	if i < 0 || j < i {
 		return errNoMarkers
 	}
-	s = s[:i+len(beginMarker)] + "\n" + table + s[j:]
+	s = s[:i+len(begin)] + "\n" + table + s[j:]
 	return os.WriteFile(path, []byte(s), 0o644)
 }
 

@@ -36,7 +36,7 @@ func (b *bench) submitVsPgbench(ctx context.Context) (ratio float64, err error) 
 		ALTER TABLE bench_submitters ADD PRIMARY KEY (n);
 		CREATE TABLE bench_apps AS
 		  SELECT row_number() OVER (ORDER BY a.id)::int AS n, a.id FROM applications a
-		  WHERE a.status = 'submitted' AND a.profile_id NOT IN `+in+`;
+		  WHERE a.hackathon_id = hackathon_current_id() AND a.status = 'submitted' AND a.profile_id NOT IN `+in+`;
 		ALTER TABLE bench_apps ADD PRIMARY KEY (n); ANALYZE bench_submitters, bench_apps`); err != nil {
 		return 0, err
 	}

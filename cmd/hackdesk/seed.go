@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/google/uuid"
+
 	"hackdesk/db"
 	"hackdesk/dev/seed"
 	"hackdesk/internal/platform/config"
@@ -28,10 +30,18 @@ func runSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.Int64Var(&o.Seed, "seed", 1, "generator seed: the same seed gives the same content")
 	fs.StringVar(&o.Password, "password", seed.DefaultPassword, "password of every seeded account")
 	fs.StringVar(&o.Prefix, "prefix", "", "email prefix keeping runs apart (default: from the seed and the time)")
+	edition := fs.String("hackathon", "", "the hackathon edition (an id) the applications and reviews belong to (default: the current one)")
 	force := fs.Bool("force", false, "seed a DATABASE_URL that is not the dev cluster (127.0.0.1:15432)")
-	demo := fs.Bool("demo", false, "instead: a demo term and one account per role with printed passwords (dev cluster only)")
+	demo := fs.Bool("demo", false, "instead: a demo term, a past and a current hackathon, and one account per role with printed passwords (dev cluster only)")
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return usageError{}
+	}
+	if *edition != "" {
+		id, err := uuid.Parse(*edition)
+		if err != nil {
+			return fmt.Errorf("seed: --hackathon %q is not an edition id", *edition)
+		}
+		o.Hackathon = id
 	}
 	if err := checkSeedTarget(*force, *demo); err != nil {
 		return err
@@ -89,7 +99,13 @@ func runDemo(ctx context.Context, store *db.Store, stdout io.Writer) error {
 	if !res.TermCreated {
 		made = "exists"
 	}
-	fmt.Fprintf(stdout, "demo term: %s (%s)\n\n", res.Term, made)
+	fmt.Fprintf(stdout, "demo term: %s (%s)\n", res.Term, made)
+	made = "made"
+	if !res.EditionsCreated {
+		made = "exist"
+	}
+	fmt.Fprintf(stdout, "demo hackathons: %s (closed, decided) and %s (current, open) (%s)\n\n",
+		seed.DemoPastHackathon, seed.DemoCurrentHackathon, made)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 3, ' ', 0)
 	fmt.Fprintln(tw, "EMAIL\tROLE\tPASSWORD\tACCOUNT")
 	for _, a := range res.Accounts {

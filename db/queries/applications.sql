@@ -1,20 +1,60 @@
 -- name: ApplicationInsert :one
-INSERT INTO applications (profile_id, email) VALUES (@profile_id, @email)
+-- A draft of the edition named, or of the current one without.
+INSERT INTO applications (profile_id, hackathon_id, email)
+VALUES (@profile_id, coalesce(sqlc.narg('hackathon_id')::uuid, hackathon_current_id()), @email)
+RETURNING *;
+
+-- name: ApplicationInsertCopy :one
+-- A new application of the edition for the owner of the source, with the
+-- source's contact, about-you, demographic, education, experience and link
+-- fields; never its answers, team, positions or agreements. The résumé is
+-- set apart, once its object is copied (ApplicationSetResume).
+INSERT INTO applications (profile_id, hackathon_id, email, phone, discord, tshirt_size, dietary_restrictions,
+    age, country, gender, ethnicity, university, program, year_of_study, experience_level,
+    hackathons_attended, github_url, linkedin_url, website_url)
+SELECT s.profile_id, @hackathon_id, s.email, s.phone, s.discord, s.tshirt_size, s.dietary_restrictions,
+    s.age, s.country, s.gender, s.ethnicity, s.university, s.program, s.year_of_study, s.experience_level,
+    s.hackathons_attended, s.github_url, s.linkedin_url, s.website_url
+FROM applications s
+WHERE s.id = @source_id
 RETURNING *;
 
 -- name: ApplicationGetByProfile :one
-SELECT * FROM applications WHERE profile_id = $1;
+-- The profile's application in the current edition.
+SELECT * FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id();
+
+-- name: ApplicationGet :one
+SELECT * FROM applications WHERE id = $1;
 
 -- name: ApplicationOwnerView :one
--- The caller's application as its owner sees it, with the display names of
--- its team (as reviewers see them).
+-- The caller's application in the current edition as its owner sees it,
+-- with the display names of its team (as reviewers see them).
 SELECT sqlc.embed(a),
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
-WHERE a.profile_id = $1;
+WHERE a.profile_id = $1 AND a.hackathon_id = hackathon_current_id();
 
--- name: ApplicationLockByProfile :one
-SELECT * FROM applications WHERE profile_id = $1 FOR UPDATE;
+-- name: ApplicationGetIn :one
+-- The profile's application in one edition.
+SELECT * FROM applications WHERE profile_id = @profile_id AND hackathon_id = @hackathon_id;
+
+-- name: ApplicationLockIn :one
+-- The profile's application in one edition, locked for change.
+SELECT * FROM applications WHERE profile_id = @profile_id AND hackathon_id = @hackathon_id FOR UPDATE;
+
+-- name: ApplicationsLockByProfile :many
+-- Every application of the profile, locked (in id order): what holds a
+-- résumé object is decided over all of them.
+SELECT * FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE;
+
+-- name: ApplicationHistoryByProfile :many
+-- The profile's applications of editions other than the current one,
+-- the latest edition first.
+SELECT a.id, a.status, a.decision, a.rsvp, a.rsvp_deadline, a.submitted_at,
+       h.id AS hackathon_id, h.name AS hackathon_name
+FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+WHERE a.profile_id = $1 AND NOT h.current
+ORDER BY h.applications_open_at DESC, h.created_at DESC, a.id;
 
 -- name: ApplicationUpdate :exec
 -- Writes every applicant-editable field; callers load the row FOR UPDATE,
@@ -57,7 +97,8 @@ FROM applications a
 WHERE a.id = $1;
 
 -- name: ApplicationNextForReviewerView :one
--- The assignment rule: submitted applications only, not the reviewer's own,
+-- The assignment rule, in the current edition: submitted applications
+-- only, not the reviewer's own,
 -- not one whose team lists the reviewer's email (a conflict of interest),
 -- not one they reviewed; fewest reviews first, ties by id. The inner scan
 -- follows applications_queue_idx, tests the team list on the row it is on
@@ -70,7 +111,8 @@ SELECT sqlc.embed(a),
 FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n
-    WHERE n.status = 'submitted'
+    WHERE n.hackathon_id = hackathon_current_id()
+      AND n.status = 'submitted'
       AND n.profile_id <> @reviewer_id
       AND NOT team_lists_email(n.team_members, @reviewer_email::text)
       AND NOT EXISTS (
@@ -79,15 +121,16 @@ WHERE a.id = (
     LIMIT 1);
 
 -- name: ApplicationReviewConflict :one
--- What stands between a reviewer and an application: its status, and its
--- applicant and team list for the conflict-of-interest rule (package
--- conflict).
-SELECT status, profile_id, team_members
+-- What stands between a reviewer and an application: its status, its
+-- edition (and whether that is the current one), and its applicant and
+-- team list for the conflict-of-interest rule (package coi).
+SELECT status, profile_id, team_members, hackathon_id,
+       (hackathon_id = hackathon_current_id())::boolean AS current
 FROM applications
 WHERE id = @application_id;
 
 -- name: AdminApplicationList :many
--- The admin applications table: one row per application with the
+-- The admin applications table of one edition: one row per application with the
 -- applicant's name, filtered by status and a case-insensitive substring of
 -- the shown email or name (the caller passes an escaped, lowercased LIKE
 -- pattern), sorted by one whitelisted column. Text columns sort
@@ -111,8 +154,9 @@ SELECT a.id,
        sc.normalized_score
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-LEFT JOIN application_scores sc ON sc.application_id = a.id
-WHERE (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
+LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = @hackathon_id
+WHERE a.hackathon_id = @hackathon_id
+  AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
        OR lower(p.display_name) LIKE sqlc.narg('pattern')::text)
@@ -141,18 +185,19 @@ LIMIT @page_limit OFFSET @page_offset;
 -- The number of rows AdminApplicationList pages through.
 SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
+WHERE a.hackathon_id = @hackathon_id
+  AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
        OR lower(p.display_name) LIKE sqlc.narg('pattern')::text);
 
 -- name: DecisionLockApplications :many
--- Locks the applications a decision batch names, in id order so that two
--- overlapping batches never deadlock. db_now is the transaction's clock,
--- against which the RSVP deadline is checked.
+-- Locks the applications of one edition a decision batch names, in id
+-- order so that two overlapping batches never deadlock. db_now is the
+-- transaction's clock, against which the RSVP deadline is checked.
 SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
 FROM applications
-WHERE id = ANY(@ids::uuid[])
+WHERE id = ANY(@ids::uuid[]) AND hackathon_id = @hackathon_id
 ORDER BY id
 FOR UPDATE;
 
@@ -177,11 +222,17 @@ FROM changed
 ORDER BY id;
 
 -- name: RsvpLockByProfile :one
--- The caller's application for an RSVP, locked; open says whether the
--- deadline is still ahead by the database's clock.
+-- The caller's application for an RSVP, locked: the one holding an open
+-- offer (unanswered or answered, not expired, deadline ahead) in whatever
+-- edition, else the current edition's, else the latest; open says whether
+-- the deadline is still ahead by the database's clock.
 SELECT sqlc.embed(a), (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
 FROM applications a
 WHERE a.profile_id = $1
+ORDER BY (a.decision = 'offer' AND a.rsvp IS DISTINCT FROM 'expired' AND now() < a.rsvp_deadline) IS TRUE DESC,
+         (a.hackathon_id = hackathon_current_id()) DESC,
+         a.created_at DESC, a.id
+LIMIT 1
 FOR UPDATE;
 
 -- name: RsvpSet :one
@@ -210,9 +261,10 @@ WHERE id = ANY(@ids::uuid[]) AND decision = 'offer' AND rsvp IS NULL
 RETURNING id;
 
 -- name: RsvpWaitlistHead :many
--- The first n waitlisted applications, in the order they were waitlisted.
+-- The first n waitlisted applications of an edition, in the order they
+-- were waitlisted.
 SELECT a.id FROM applications a
-WHERE a.decision = 'waitlist' AND a.status = 'submitted'
+WHERE a.hackathon_id = @hackathon_id AND a.decision = 'waitlist' AND a.status = 'submitted'
 ORDER BY a.decided_at, a.id
 LIMIT @n
 FOR UPDATE SKIP LOCKED;
@@ -232,3 +284,18 @@ ORDER BY a.id;
 -- name: ApplicationSetPositions :exec
 UPDATE applications SET position_ids = @position_ids::uuid[], updated_at = now()
 WHERE id = @id AND status = 'draft';
+
+-- name: ApplicationResumeKeysByProfile :many
+-- The résumé keys the profile's applications hold, in every edition: an
+-- object belongs to one application, so a new key is chosen apart from
+-- the others' (application.ResumeKeyFor).
+SELECT id, resume_key::text AS resume_key FROM applications
+WHERE profile_id = $1 AND resume_key IS NOT NULL
+ORDER BY id;
+
+-- name: DecisionBatchHackathon :one
+-- The edition of a decision batch: its applications' (a batch is of one).
+SELECT a.hackathon_id FROM application_events e JOIN applications a ON a.id = e.application_id
+WHERE e.kind = 'decision' AND e.detail->>'batch_id' = @batch_id::text
+ORDER BY e.id
+LIMIT 1;

@@ -6,7 +6,7 @@
 ;
 
 -- name: DashboardCounts :one
--- Every application falls in exactly one breakdown bucket. An offer past its
+-- One edition's funnel. Every application falls in exactly one breakdown bucket. An offer past its
 -- deadline without an answer counts as expired even before the RsvpDeadline
 -- workflow has marked it.
 SELECT
@@ -21,16 +21,17 @@ SELECT
     count(*) FILTER (WHERE decision = 'reject')::bigint AS reject,
     count(*) FILTER (WHERE rsvp = 'expired'
                         OR (decision = 'offer' AND rsvp IS NULL AND now() >= rsvp_deadline))::bigint AS expired
-FROM applications;
+FROM applications
+WHERE hackathon_id = @hackathon_id;
 
 -- name: DashboardRsvpTimeline :many
--- Attending RSVPs per UTC hour (hours = 1) or UTC day (hours = 24) by
+-- One edition's attending RSVPs per UTC hour (hours = 1) or UTC day (hours = 24) by
 -- rsvp_at, every bucket from the first answer's to the last one's, empty
 -- buckets included; no rows when nobody is attending.
 WITH answers AS (
     SELECT date_trunc(CASE WHEN @hours::int = 1 THEN 'hour' ELSE 'day' END, rsvp_at AT TIME ZONE 'UTC') AS bucket
     FROM applications
-    WHERE rsvp = 'attending'
+    WHERE hackathon_id = @hackathon_id AND rsvp = 'attending'
 ), bounds AS (
     SELECT min(bucket) AS lo, max(bucket) AS hi FROM answers
 ), buckets AS (

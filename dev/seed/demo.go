@@ -35,6 +35,9 @@ type DemoResult struct {
 	Term        string // the demo term's name
 	TermCreated bool
 	Accounts    []DemoAccount // in demoUsers order
+	// EditionsCreated: the two demo hackathon editions (DemoPastHackathon,
+	// DemoCurrentHackathon) were made by this run.
+	EditionsCreated bool
 }
 
 // demoPosition is a position of the demo term, one per grant kind.
@@ -84,12 +87,14 @@ var demoUsers = []demoUser{
 
 func (u demoUser) email() string { return u.local + "@" + DemoDomain }
 
-// Demo makes, in one transaction, the data to click through every page:
-// the demo term (unless it exists; it becomes the active term when no term
-// is) with a position per grant kind and two question-bank questions, and
-// one confirmed account per role (demoUsers) with a new random password.
-// Run again, it keeps the term and resets each account: a new password,
-// its role, its exec role. It returns the accounts with their passwords.
+// Demo makes the data to click through every page: in one transaction the
+// demo term (unless it exists; it becomes the active term when no term is)
+// with a position per grant kind and two question-bank questions, and one
+// confirmed account per role (demoUsers) with a new random password; then,
+// in a second, two hackathon editions (demoEditions): last year's, closed
+// and decided, and this year's, current and open. Run again, it keeps the
+// term and the editions and resets each account: a new password, its role,
+// its exec role. It returns the accounts with their passwords.
 func Demo(ctx context.Context, store *db.Store) (DemoResult, error) {
 	passwords, hashes, err := demoPasswords(ctx, len(demoUsers))
 	if err != nil {
@@ -112,6 +117,10 @@ func Demo(ctx context.Context, store *db.Store) (DemoResult, error) {
 		}
 		return nil
 	})
+	if err != nil {
+		return res, err
+	}
+	res.EditionsCreated, err = demoEditions(ctx, store)
 	return res, err
 }
 

@@ -120,3 +120,52 @@ func TestDemo(t *testing.T) {
 		}
 	})
 }
+
+// TestDemoEditions: the demo makes last year's edition (closed, every
+// application reviewed and decided, RSVPs answered) and this year's
+// (current and open, returning applicants, drafts among them); the demo
+// applicant applied last year only. A second run leaves them as they are.
+func TestDemoEditions(t *testing.T) {
+	t.Parallel()
+	store := testenv.Store(t)
+	pool := store.Pool()
+	res := mustDemo(t, store)
+	if !res.EditionsCreated {
+		t.Fatal("the first run made no editions")
+	}
+	for q, want := range map[string]int{
+		`SELECT count(*) FROM hackathons WHERE current AND name = '` + seed.DemoCurrentHackathon + `'
+		   AND applications_open_at < now() AND applications_close_at > now()`: 1,
+		`SELECT count(*) FROM hackathons WHERE NOT current AND name = '` + seed.DemoPastHackathon + `'
+		   AND applications_close_at < now() AND ends_at < now()`: 1,
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoPastHackathon + `' AND a.status = 'submitted' AND a.decision IS NOT NULL`: 13,
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoPastHackathon + `' AND a.rsvp = 'attending'`: 4,
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoPastHackathon + `' AND a.review_count = 2`: 13,
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoCurrentHackathon + `' AND a.status = 'submitted'`: 5,
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoCurrentHackathon + `' AND a.status = 'draft'`: 3,
+		`SELECT count(*) FROM applications a JOIN profiles p ON p.id = a.profile_id
+		   WHERE p.email = 'applicant@` + seed.DemoDomain + `'`: 1,
+		`SELECT count(*) FROM reviewer_stats s JOIN hackathons h ON h.id = s.hackathon_id
+		   WHERE h.name = '` + seed.DemoCurrentHackathon + `'`: 1,
+	} {
+		if got := count(t, pool, q); got != want {
+			t.Errorf("%s = %d, want %d", q, got, want)
+		}
+	}
+	if n := count(t, pool, `SELECT count(*) FROM reviewer_stats s FULL JOIN (
+			SELECT hackathon_id, reviewer_id, count(*) AS n FROM reviews GROUP BY 1, 2) g USING (hackathon_id, reviewer_id)
+		WHERE s.review_count IS DISTINCT FROM g.n`); n != 0 {
+		t.Errorf("%d reviewer counters differ from the reviews", n)
+	}
+	if again := mustDemo(t, store); again.EditionsCreated {
+		t.Fatal("a second run made the editions again")
+	}
+	if n := count(t, pool, `SELECT count(*) FROM applications`); n != 13+8 {
+		t.Fatalf("%d applications after two runs, want 21", n)
+	}
+}

@@ -1,6 +1,7 @@
 // Package seed fills a database with realistic demo and benchmark data:
-// confirmed applicant accounts, each with a submitted application, admin
-// reviewers who can sign in, and their reviews.
+// confirmed applicant accounts, each with a submitted application of the
+// current hackathon edition, admin reviewers who can sign in, and their
+// reviews.
 //
 // Everything is written with COPY inside one transaction, so a failed or
 // cancelled run leaves nothing behind. Resume keys and names are filled in
@@ -53,6 +54,9 @@ type Options struct {
 	// Seed makes the generated content reproducible: the same Seed gives the
 	// same names, answers, timestamps relative to the start and scores.
 	Seed int64
+	// Hackathon is the edition the applications and reviews belong to; the
+	// zero value is the current edition.
+	Hackathon uuid.UUID
 	// Password of every seeded account (applicants and reviewers); default
 	// DefaultPassword.
 	Password string
@@ -108,6 +112,11 @@ func Run(ctx context.Context, pool *pgxpool.Pool, o Options, progress io.Writer)
 		return Result{}, err
 	}
 	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after commit
+	if p.o.Hackathon == uuid.Nil {
+		if err := tx.QueryRow(ctx, `SELECT hackathon_current_id()`).Scan(&p.o.Hackathon); err != nil {
+			return Result{}, fmt.Errorf("the current hackathon: %w", err)
+		}
+	}
 
 	if err := copyRows(ctx, tx, progress, "profiles", profileColumns, o.Applications+o.Reviewers, p.profileRow(hash)); err != nil {
 		return Result{}, err
@@ -162,20 +171,22 @@ func (o Options) validate() error {
 	return nil
 }
 
-// copyReviews writes the reviews with the counting trigger disabled and then
-// applies what the trigger would have done, set-wise. ALTER TABLE ... DISABLE
-// TRIGGER takes a SHARE ROW EXCLUSIVE lock on reviews until commit, so no
-// other session can insert or delete a review while the trigger is off.
-// Every review written here is by a reviewer created in this transaction, so
-// "reviews by these reviewers" is exactly this run's reviews.
+// copyReviews writes the reviews with the counting trigger (and the one
+// that fills in a review's edition, which every row names) disabled and
+// then applies what the trigger would have done, set-wise. ALTER TABLE ...
+// DISABLE TRIGGER takes a SHARE ROW EXCLUSIVE lock on reviews until
+// commit, so no other session can insert or delete a review while the
+// triggers are off. Every review written here is by a reviewer created in
+// this transaction, of the run's edition, so "reviews by these reviewers"
+// is exactly this run's reviews.
 func (p *plan) copyReviews(ctx context.Context, tx pgx.Tx, progress io.Writer) error {
-	if _, err := tx.Exec(ctx, "ALTER TABLE reviews DISABLE TRIGGER reviews_keep_counts"); err != nil {
+	if _, err := tx.Exec(ctx, "ALTER TABLE reviews DISABLE TRIGGER reviews_keep_counts, DISABLE TRIGGER reviews_set_hackathon"); err != nil {
 		return err
 	}
 	if err := copyRows(ctx, tx, progress, "reviews", reviewColumns, p.o.Reviews, p.reviewRow()); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, "ALTER TABLE reviews ENABLE TRIGGER reviews_keep_counts"); err != nil {
+	if _, err := tx.Exec(ctx, "ALTER TABLE reviews ENABLE TRIGGER reviews_keep_counts, ENABLE TRIGGER reviews_set_hackathon"); err != nil {
 		return err
 	}
 	b := startBar(progress, "counters", 2)
@@ -189,10 +200,10 @@ WHERE a.id = c.application_id`, p.reviewerIDs); err != nil {
 	}
 	b.add(1)
 	if _, err := tx.Exec(ctx, `
-INSERT INTO reviewer_stats AS s (reviewer_id, review_count, resume_sum, links_sum, q1_sum, q2_sum)
-SELECT reviewer_id, count(*), sum(resume_score), sum(links_score), sum(q1_score), sum(q2_score)
-FROM reviews WHERE reviewer_id = ANY($1) GROUP BY reviewer_id
-ON CONFLICT (reviewer_id) DO UPDATE SET
+INSERT INTO reviewer_stats AS s (hackathon_id, reviewer_id, review_count, resume_sum, links_sum, q1_sum, q2_sum)
+SELECT hackathon_id, reviewer_id, count(*), sum(resume_score), sum(links_score), sum(q1_score), sum(q2_score)
+FROM reviews WHERE reviewer_id = ANY($1) GROUP BY hackathon_id, reviewer_id
+ON CONFLICT (hackathon_id, reviewer_id) DO UPDATE SET
     review_count = s.review_count + EXCLUDED.review_count,
     resume_sum = s.resume_sum + EXCLUDED.resume_sum,
     links_sum = s.links_sum + EXCLUDED.links_sum,
@@ -414,7 +425,7 @@ func (p *plan) profileRow(hash string) func(i int) []any {
 func fullName(first, last uint8) string { return firstNames[first] + " " + lastNames[last] }
 
 var applicationColumns = []string{
-	"id", "profile_id", "status", "email", "phone", "discord", "tshirt_size", "dietary_restrictions",
+	"id", "profile_id", "hackathon_id", "status", "email", "phone", "discord", "tshirt_size", "dietary_restrictions",
 	"age", "country", "gender", "ethnicity", "university", "program", "year_of_study", "experience_level",
 	"hackathons_attended", "github_url", "linkedin_url", "website_url", "resume_key", "resume_name",
 	"resume_type", "q1_answer", "q2_answer", "team_members", "coc_agreed", "info_share_authorized", "marketing_opt_in",
@@ -447,7 +458,7 @@ func (p *plan) applicationRow() func(i int) []any {
 		handle := lfirst + llast + strconv.Itoa(r.IntN(1000))
 		resumeName := first + "_" + last + "_Resume.pdf"
 		return []any{
-			a.applicationID, a.profileID, string(application.StatusSubmitted), p.applicantEmail(i),
+			a.applicationID, a.profileID, p.o.Hackathon, string(application.StatusSubmitted), p.applicantEmail(i),
 			c.phone(r),
 			discordName(r, lfirst, llast),
 			tshirtSizes[pickWeighted(r, tshirtWeights)],
@@ -476,7 +487,7 @@ func (p *plan) applicationRow() func(i int) []any {
 	}
 }
 
-var reviewColumns = []string{"id", "application_id", "reviewer_id", "resume_score", "links_score", "q1_score", "q2_score", "reviewed_at"}
+var reviewColumns = []string{"id", "application_id", "hackathon_id", "reviewer_id", "resume_score", "links_score", "q1_score", "q2_score", "reviewed_at"}
 
 // reviewRow makes the reviews, reviewer by reviewer. Reviewer r takes
 // Reviews/Reviewers of them (the first Reviews%Reviewers one more), the next
@@ -506,7 +517,7 @@ func (p *plan) reviewRow() func(i int) []any {
 		done++
 		reviewed := a.submitted.Add(between(r, time.Minute, p.now.Sub(a.submitted)))
 		return []any{
-			newUUID(p.ids), a.applicationID, p.reviewerIDs[reviewer],
+			newUUID(p.ids), a.applicationID, p.o.Hackathon, p.reviewerIDs[reviewer],
 			int32(r.IntN(4)), int32(r.IntN(3)), int32(r.IntN(8)), int32(r.IntN(4)),
 			reviewed,
 		}

@@ -31,6 +31,11 @@ type ApplicationOpts struct {
 	// Q1Answer and Q2Answer default to "q1" and "q2".
 	Q1Answer, Q2Answer string
 	MarketingOptIn     bool
+	// Hackathon is the edition; default: the current one.
+	Hackathon uuid.UUID
+	// ResumeName is the stored resume's file name, kept under
+	// <owner id>/<name>; default "cv.pdf".
+	ResumeName string
 }
 
 // Application inserts the owner's application.
@@ -63,7 +68,11 @@ func Application(t testing.TB, s *db.Store, owner uuid.UUID, o ApplicationOpts) 
 // insertApplication writes the application on tx.
 func insertApplication(ctx context.Context, tx pgx.Tx, owner uuid.UUID, o ApplicationOpts) (db.Application, error) {
 	q := db.New(tx)
-	a, err := q.ApplicationInsert(ctx, db.ApplicationInsertParams{ProfileID: owner, Email: &o.Email})
+	var edition *uuid.UUID
+	if o.Hackathon != uuid.Nil {
+		edition = &o.Hackathon
+	}
+	a, err := q.ApplicationInsert(ctx, db.ApplicationInsertParams{ProfileID: owner, HackathonID: edition, Email: &o.Email})
 	if err != nil {
 		return db.Application{}, err
 	}
@@ -87,8 +96,9 @@ func insertApplication(ctx context.Context, tx pgx.Tx, owner uuid.UUID, o Applic
 		if o.ResumeType != "-" {
 			kind = ptr(nonEmpty(o.ResumeType, "pdf"))
 		}
+		name := nonEmpty(o.ResumeName, "cv.pdf")
 		if err := q.ApplicationSetResume(ctx, db.ApplicationSetResumeParams{ID: a.ID,
-			ResumeKey: ptr(owner.String() + "/cv.pdf"), ResumeName: ptr("cv.pdf"), ResumeType: kind}); err != nil {
+			ResumeKey: ptr(owner.String() + "/" + name), ResumeName: ptr(name), ResumeType: kind}); err != nil {
 			return db.Application{}, err
 		}
 	}
@@ -108,7 +118,7 @@ func insertApplication(ctx context.Context, tx pgx.Tx, owner uuid.UUID, o Applic
 			}
 		}
 	}
-	return q.ApplicationGetByProfile(ctx, owner)
+	return q.ApplicationGet(ctx, a.ID)
 }
 
 // Decision is the decision state of an application, written as it stands
@@ -139,13 +149,12 @@ func Decide(t testing.TB, s *db.Store, application uuid.UUID, d Decision) db.App
 			d.RsvpAt = &now
 		}
 	}
-	var profile uuid.UUID
-	if err := s.Pool().QueryRow(ctx, `
+	if _, err := s.Pool().Exec(ctx, `
 		UPDATE applications SET decision = $2, decided_at = now(), rsvp_deadline = $3, rsvp = $4, rsvp_at = $5
-		WHERE id = $1 RETURNING profile_id`, application, d.Decision, d.RsvpDeadline, rsvp, d.RsvpAt).Scan(&profile); err != nil {
+		WHERE id = $1`, application, d.Decision, d.RsvpDeadline, rsvp, d.RsvpAt); err != nil {
 		t.Fatalf("testenv: decide %s: %v", application, err)
 	}
-	a, err := s.ApplicationGetByProfile(ctx, profile)
+	a, err := s.ApplicationGet(ctx, application)
 	if err != nil {
 		t.Fatalf("testenv: decide %s: %v", application, err)
 	}

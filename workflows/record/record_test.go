@@ -22,6 +22,7 @@ import (
 	"hackdesk/dev/devstack"
 	"hackdesk/dev/testenv"
 	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/outbox"
 	hdworker "hackdesk/worker"
 	"hackdesk/workflows"
@@ -107,6 +108,81 @@ func TestRecordHistories(t *testing.T) {
 		r.waitProgress(t, id, "next: announce onboarding at "+later.Format(time.RFC3339))
 		testenv.RecordHistory(t, r.c, id, "term_window_signal_with_timer")
 		if err := r.c.TerminateWorkflow(context.Background(), id, "", "recorded"); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("ApplicationWindow", func(t *testing.T) {
+		// Opens in two seconds, closes three seconds later (inside the
+		// reminder's lead: no reminder): the opening is announced (a
+		// Broadcast child) and the close summed up.
+		edition := uuid.New()
+		opens, closes := time.Now().Add(2*time.Second), time.Now().Add(5*time.Second)
+		r.st.announce(edition)
+		id := r.start(t, workflows.ApplicationWindowRequest(workflows.ApplicationWindowInput{HackathonID: edition,
+			PublicURL: "https://hackdesk.test", Dates: workflows.ApplicationDates{OpensAt: opens, ClosesAt: &closes}}))
+		var res workflows.ApplicationWindowResult
+		r.wait(t, id, &res)
+		if res.Announced != 3 || res.Reminded != 0 || res.Summaries != 1 || !res.Closed {
+			t.Fatalf("result %+v", res)
+		}
+		testenv.RecordHistory(t, r.c, id, "application_window")
+	})
+
+	t.Run("ApplicationWindowReminder", func(t *testing.T) {
+		// Opened an hour ago, closes 48 hours and three seconds from now:
+		// the reminder comes three seconds in. The history ends with the
+		// run waiting for the close.
+		edition := uuid.New()
+		closes := time.Now().Add(workflows.ApplicationWindowReminderLead + 3*time.Second).UTC().Truncate(time.Second)
+		id := r.start(t, workflows.ApplicationWindowRequest(workflows.ApplicationWindowInput{HackathonID: edition,
+			PublicURL: "https://hackdesk.test", Dates: workflows.ApplicationDates{OpensAt: time.Now().Add(-time.Hour), ClosesAt: &closes}}))
+		r.waitProgress(t, id, "next: close at "+closes.Format(time.RFC3339))
+		testenv.RecordHistory(t, r.c, id, "application_window_reminder")
+		if err := r.c.TerminateWorkflow(context.Background(), id, "", "recorded"); err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	t.Run("ApplicationWindowRearm", func(t *testing.T) {
+		// The opening is an hour away; new dates bring it two seconds
+		// away and the close five: the timer is re-armed, the run reads
+		// the dates, announces (nothing to send) and sums up the close.
+		edition := uuid.New()
+		opens, closes := time.Now().Add(time.Hour), time.Now().Add(10*24*time.Hour)
+		id := r.start(t, workflows.ApplicationWindowRequest(workflows.ApplicationWindowInput{HackathonID: edition,
+			PublicURL: "https://hackdesk.test", Dates: workflows.ApplicationDates{OpensAt: opens, ClosesAt: &closes}}))
+		r.waitProgress(t, id, "next: announce at "+opens.UTC().Format(time.RFC3339))
+		newOpens, newCloses := time.Now().Add(2*time.Second), time.Now().Add(5*time.Second)
+		changed := workflows.ApplicationDates{OpensAt: newOpens, ClosesAt: &newCloses}
+		r.st.setAppDates(edition, changed)
+		if err := r.c.SignalWorkflow(context.Background(), id, "", workflows.ApplicationWindowDatesSignal, changed); err != nil {
+			t.Fatal(err)
+		}
+		var res workflows.ApplicationWindowResult
+		r.wait(t, id, &res)
+		if res.Announced != 0 || res.Summaries != 1 || !res.Closed {
+			t.Fatalf("result %+v", res)
+		}
+		testenv.RecordHistory(t, r.c, id, "application_window_rearm")
+	})
+
+	t.Run("TermReconcileEditions", func(t *testing.T) {
+		// No term has a window ahead; one edition has, and no run: the
+		// reconciler starts its ApplicationWindow run.
+		edition := uuid.New()
+		opens, closes := time.Now().Add(time.Hour), time.Now().Add(2*time.Hour)
+		r.st.setFutureEdition(activities.FutureApplicationWindow{HackathonID: edition,
+			Dates: workflows.ApplicationDates{OpensAt: opens, ClosesAt: &closes}})
+		id := r.start(t, workflows.Request{ID: "term-reconcile-recorded", Type: "TermReconcile",
+			Input: workflows.TermReconcileInput{PublicURL: "https://hackdesk.test"}, Kind: workflows.KindReconcile, Subject: "recorded"})
+		var res workflows.TermReconcileResult
+		r.wait(t, id, &res)
+		if res.Hackathons != 1 || len(res.StartedHackathons) != 1 || res.StartedHackathons[0] != edition.String() {
+			t.Fatalf("result %+v", res)
+		}
+		testenv.RecordHistory(t, r.c, id, "term_reconcile_editions")
+		if err := r.c.TerminateWorkflow(context.Background(), workflows.ApplicationWindowID(edition), "", "recorded"); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -204,7 +280,7 @@ func startRecorder(t *testing.T) *recorder {
 	}
 	t.Cleanup(c.Close)
 	st := &stand{dates: map[uuid.UUID]workflows.TermWindows{}, cancelled: map[uuid.UUID]bool{}, failing: map[uuid.UUID]bool{},
-		blocking: map[uuid.UUID]bool{}}
+		blocking: map[uuid.UUID]bool{}, appDates: map[uuid.UUID]workflows.ApplicationDates{}, announced: map[uuid.UUID]bool{}}
 	bw := sdkworker.New(c, workflows.BroadcastTaskQueue(workflows.TaskQueue), sdkworker.Options{DisableWorkflowWorker: true})
 	bw.RegisterActivity(st)
 	if err := bw.Start(); err != nil {
@@ -269,6 +345,29 @@ type stand struct {
 	cancelled map[uuid.UUID]bool                  // broadcasts whose cancel is asked after the first batch
 	failing   map[uuid.UUID]bool                  // projects whose setup run fails
 	blocking  map[uuid.UUID]bool                  // projects whose setup run never ends
+	// An edition's window "in the database", the editions whose opening
+	// is announced, and the edition with its window ahead.
+	appDates  map[uuid.UUID]workflows.ApplicationDates
+	announced map[uuid.UUID]bool
+	future    []activities.FutureApplicationWindow
+}
+
+func (s *stand) setAppDates(edition uuid.UUID, d workflows.ApplicationDates) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.appDates[edition] = d
+}
+
+func (s *stand) announce(edition uuid.UUID) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.announced[edition] = true
+}
+
+func (s *stand) setFutureEdition(w activities.FutureApplicationWindow) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.future = []activities.FutureApplicationWindow{w}
 }
 
 func (s *stand) blockSetup(id uuid.UUID) {
@@ -347,6 +446,41 @@ func (s *stand) TermWindowDates(_ context.Context, term uuid.UUID) (activities.T
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return activities.TermDates(s.dates[term]), nil
+}
+
+// Hackathon editions.
+
+func (s *stand) ApplicationWindowDates(_ context.Context, edition uuid.UUID) (activities.ApplicationDates, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.appDates[edition], nil
+}
+
+func (s *stand) AnnounceApplications(_ context.Context, in activities.AnnounceInput) (activities.Announcement, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.announced[in.HackathonID] {
+		return activities.Announcement{}, nil
+	}
+	return activities.Announcement{BroadcastID: hackathon.AnnouncementID(in.HackathonID), Subject: "Applications are open", Total: 3}, nil
+}
+
+func (s *stand) RecordApplicationReminders(context.Context, activities.ApplicationWindowNotice) ([]activities.EmailRef, error) {
+	return refs("apply_reminder", 2), nil
+}
+
+func (s *stand) RecordApplicationSummary(context.Context, activities.ApplicationWindowNotice) ([]activities.EmailRef, error) {
+	return refs("apply_summary", 1), nil
+}
+
+func (s *stand) HackathonsWithFutureWindows(context.Context) ([]activities.FutureApplicationWindow, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.future, nil
+}
+
+func (s *stand) TermsWithFutureWindows(context.Context) ([]activities.FutureWindowTerm, error) {
+	return []activities.FutureWindowTerm{}, nil
 }
 
 // Broadcasts.

@@ -11,6 +11,7 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/internal/feature/coi"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/platform/apperr"
 )
 
@@ -22,6 +23,12 @@ type DecisionRequest struct {
 	ApplicationIDs []string `json:"application_ids"`
 	Decision       Decision `json:"decision"`
 	RsvpDeadline   *string  `json:"rsvp_deadline"`
+	// AllowOverCapacity lets a batch of offers take the edition past its
+	// capacity (the page asks first).
+	AllowOverCapacity bool `json:"allow_over_capacity"`
+	// HackathonID is the edition the batch is scoped to (?hackathon=);
+	// the zero value is the current edition.
+	HackathonID uuid.UUID `json:"-"`
 
 	ids      []uuid.UUID // ApplicationIDs parsed by Validate
 	deadline *time.Time  // RsvpDeadline parsed by Validate
@@ -123,10 +130,21 @@ type OfferBatch struct {
 }
 
 // Decide applies a validated decision request for actor, all or nothing:
-// the rows are locked in id order, every one is checked (CheckDecidable),
-// and only then are the decisions written together with one event each,
-// under a new batch id.
+// the rows of the request's edition are locked in id order (an
+// application of another edition is not found), every one is checked
+// (CheckDecidable), a batch of offers is checked against the edition's
+// capacity (hackathon.CheckOffers: the 409 "Over capacity" unless
+// AllowOverCapacity), and only then are the decisions written together
+// with one event each, under a new batch id.
 func Decide(ctx context.Context, q *db.Queries, actor coi.Actor, req *DecisionRequest) (Decided, error) {
+	edition := req.HackathonID
+	if edition == uuid.Nil {
+		h, err := hackathon.Current(ctx, q)
+		if err != nil {
+			return Decided{}, err
+		}
+		edition = h.ID
+	}
 	batch := uuid.New()
 	detail := decisionDetail{Decision: req.Decision, BatchID: batch}
 	if req.deadline != nil {
@@ -137,12 +155,17 @@ func Decide(ctx context.Context, q *db.Queries, actor coi.Actor, req *DecisionRe
 	if err != nil {
 		return Decided{}, err
 	}
-	rows, err := q.DecisionLockApplications(ctx, req.ids)
+	rows, err := q.DecisionLockApplications(ctx, db.DecisionLockApplicationsParams{Ids: req.ids, HackathonID: edition})
 	if err != nil {
 		return Decided{}, err
 	}
 	if err := CheckDecidable(req.ids, req.deadline, rows, actor); err != nil {
 		return Decided{}, err
+	}
+	if req.Decision == DecisionOffer {
+		if err := hackathon.CheckOffers(ctx, q, edition, req.ids, req.AllowOverCapacity); err != nil {
+			return Decided{}, err
+		}
 	}
 	updated, err := q.DecisionApply(ctx, db.DecisionApplyParams{
 		ActorID: actor.ProfileID, Detail: detailJSON, Ids: req.ids, Decision: string(req.Decision), RsvpDeadline: req.deadline,

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/feature/hiring"
 	"hackdesk/internal/platform/apperr"
 )
@@ -18,44 +19,104 @@ var (
 	ErrAlreadySubmitted = apperr.WithMessage(apperr.Conflict, "Application already submitted", "A submitted application cannot be changed")
 	errNotOwnProfile    = apperr.WithMessage(apperr.Forbidden, "Forbidden", "profile_id must be your own")
 	errAlreadyExists    = apperr.New(apperr.Conflict, "Application already exists")
+	errNotOwnSource     = apperr.WithMessage(apperr.Forbidden, "Forbidden", "copy_from must name one of your own applications")
+	errSourceIsCurrent  = apperr.WithMessage(apperr.Conflict, "Cannot copy from the current hackathon",
+		"copy_from names your application of the current hackathon; copy from an earlier one")
 )
 
-// CreateRequest starts an application for a profile.
+// CreateRequest starts an application for a profile in the current
+// edition, blank or copied from one of the caller's earlier applications.
 type CreateRequest struct {
-	ProfileID string `json:"profile_id"`
+	ProfileID string  `json:"profile_id"`
+	CopyFrom  *string `json:"copy_from"`
+
+	copyFrom uuid.UUID // CopyFrom parsed by Validate
 }
 
-// Validate checks that profile_id is a UUID.
+// Validate checks that profile_id and copy_from (when set) are UUIDs.
 func (r *CreateRequest) Validate() apperr.Fields {
 	f := apperr.Fields{}
 	if _, err := uuid.Parse(r.ProfileID); err != nil {
 		f.Add("profile_id", "must be a UUID")
 	}
+	if r.CopyFrom != nil {
+		id, err := uuid.Parse(*r.CopyFrom)
+		if err != nil {
+			f.Add("copy_from", "must be a UUID")
+		}
+		r.copyFrom = id
+	}
 	return f
 }
 
-// Create starts the caller's draft (me, whose account email is email),
-// prefilled with their email. profile_id must be the caller's own (403);
-// a second application is 409. req has passed Validate.
-func Create(ctx context.Context, q *db.Queries, me uuid.UUID, email string, req CreateRequest) (View, error) {
+// ObjectCopier copies a stored object to a new key (storage.Store): a
+// résumé copied from an earlier application gets an object of its own.
+type ObjectCopier interface {
+	Copy(ctx context.Context, src, dst string) error
+}
+
+// Create starts the caller's draft (me, whose account email is email) in
+// the current edition. Outside its window that is the 403 "Applications
+// are closed", before anything else. profile_id must be the caller's own
+// (403). Blank, the draft is prefilled with their email; with copy_from it
+// copies that application's contact, about-you, demographic, education,
+// experience and link fields and its résumé, whose object is copied to a
+// key of its own (ResumeKeyFor) through blob; never its answers, team,
+// positions or agreements. copy_from must name one of the caller's own
+// applications (403 otherwise, an unknown id included), of an earlier
+// edition (409 for the current one's). A second application in the
+// edition is 409. req has passed Validate.
+func Create(ctx context.Context, q *db.Queries, blob ObjectCopier, me uuid.UUID, email string, req CreateRequest) (View, error) {
+	h, err := hackathon.OpenForWrites(ctx, q)
+	if err != nil {
+		return View{}, err
+	}
 	if id, err := uuid.Parse(req.ProfileID); err != nil || id != me {
 		return View{}, errNotOwnProfile
 	}
-	a, err := q.ApplicationInsert(ctx, db.ApplicationInsertParams{ProfileID: me, Email: &email})
+	var src *db.Application
+	if req.CopyFrom != nil {
+		s, err := q.ApplicationGet(ctx, req.copyFrom)
+		switch {
+		case errors.Is(err, db.ErrNotFound), err == nil && s.ProfileID != me:
+			return View{}, errNotOwnSource
+		case err != nil:
+			return View{}, err
+		case s.HackathonID == h.ID:
+			return View{}, errSourceIsCurrent
+		}
+		src = &s
+	}
+	var a db.Application
+	if src == nil {
+		a, err = q.ApplicationInsert(ctx, db.ApplicationInsertParams{ProfileID: me, HackathonID: &h.ID, Email: &email})
+	} else {
+		a, err = q.ApplicationInsertCopy(ctx, db.ApplicationInsertCopyParams{HackathonID: h.ID, SourceID: src.ID})
+	}
 	if errors.Is(err, db.ErrConflict) {
 		return View{}, errAlreadyExists
 	}
 	if err != nil {
 		return View{}, err
 	}
+	if src != nil && src.ResumeKey != nil {
+		if a, err = copyResume(ctx, q, blob, a, *src); err != nil {
+			return View{}, err
+		}
+	}
 	return ToView(a), nil
 }
 
-// CheckDraft checks, without a lock, that the profile has an application
-// it may still change: ErrNoApplication without one, ErrAlreadySubmitted
-// once submitted. An upload checks it before reading its body.
+// CheckDraft checks, without a lock, that the application window is open
+// and that the profile has an application in the current edition it may
+// still change: ErrNoApplication without one, ErrAlreadySubmitted once
+// submitted. An upload checks it before reading its body.
 func CheckDraft(ctx context.Context, q *db.Queries, profileID uuid.UUID) error {
-	a, err := q.ApplicationGetByProfile(ctx, profileID)
+	h, err := hackathon.OpenForWrites(ctx, q)
+	if err != nil {
+		return err
+	}
+	a, err := q.ApplicationGetIn(ctx, db.ApplicationGetInParams{ProfileID: profileID, HackathonID: h.ID})
 	switch {
 	case errors.Is(err, db.ErrNotFound):
 		return ErrNoApplication
@@ -77,10 +138,16 @@ func Submitted(ctx context.Context, q db.Querier, profileID uuid.UUID) (bool, er
 	return err == nil && Status(a.Status) == StatusSubmitted, err
 }
 
-// lockDraft loads the profile's application for change: ErrNoApplication
-// without one, ErrAlreadySubmitted once submitted.
+// lockDraft checks the application window (the 403 "Applications are
+// closed" before anything else) and loads the profile's application of
+// the current edition for change: ErrNoApplication without one,
+// ErrAlreadySubmitted once submitted.
 func lockDraft(ctx context.Context, q *db.Queries, profileID uuid.UUID) (db.Application, error) {
-	a, err := q.ApplicationLockByProfile(ctx, profileID)
+	h, err := hackathon.OpenForWrites(ctx, q)
+	if err != nil {
+		return db.Application{}, err
+	}
+	a, err := q.ApplicationLockIn(ctx, db.ApplicationLockInParams{ProfileID: profileID, HackathonID: h.ID})
 	if errors.Is(err, db.ErrNotFound) {
 		return a, ErrNoApplication
 	}
@@ -212,7 +279,7 @@ func Update(ctx context.Context, q *db.Queries, me uuid.UUID, p *Patch) (View, e
 			return View{}, err
 		}
 	}
-	row, err := q.ApplicationGetByProfile(ctx, me)
+	row, err := q.ApplicationGet(ctx, a.ID)
 	if err != nil {
 		return View{}, err
 	}

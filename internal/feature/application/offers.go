@@ -3,12 +3,14 @@ package application
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/platform/mail"
 )
 
@@ -149,12 +151,17 @@ type PromoteInput struct {
 	BatchID  uuid.UUID // the promotion's own decision batch
 	Places   int
 	Deadline time.Time // of the new offers
+	// FromBatch is the batch whose expired offers freed the places: the
+	// waitlist is its edition's. Zero (an activity scheduled before the
+	// field existed) means the current edition.
+	FromBatch uuid.UUID
 }
 
 // PromoteWaitlist offers up to Places places to the first waitlisted
-// applications (in the order they were waitlisted) as a new decision batch,
-// and returns how many it promoted. The promotion is recorded under its
-// batch id: run again, it finds it and promotes no one else.
+// applications of the freeing batch's edition (in the order they were
+// waitlisted) as a new decision batch, and returns how many it promoted.
+// The promotion is recorded under its batch id: run again, it finds it and
+// promotes no one else.
 func PromoteWaitlist(ctx context.Context, q *db.Queries, in PromoteInput) (int, error) {
 	if in.Places <= 0 {
 		return 0, nil
@@ -163,7 +170,11 @@ func PromoteWaitlist(ctx context.Context, q *db.Queries, in PromoteInput) (int, 
 	if err != nil || len(done) > 0 {
 		return len(done), err
 	}
-	ids, err := q.RsvpWaitlistHead(ctx, int32(in.Places))
+	edition, err := batchEdition(ctx, q, in.FromBatch)
+	if err != nil {
+		return 0, err
+	}
+	ids, err := q.RsvpWaitlistHead(ctx, db.RsvpWaitlistHeadParams{HackathonID: edition, N: int32(in.Places)})
 	if err != nil {
 		return 0, err
 	}
@@ -182,4 +193,17 @@ func PromoteWaitlist(ctx context.Context, q *db.Queries, in PromoteInput) (int, 
 		}
 	}
 	return len(ids), nil
+}
+
+// batchEdition is the edition of a decision batch's applications; the
+// current edition for the zero batch or one that decided nothing.
+func batchEdition(ctx context.Context, q *db.Queries, batch uuid.UUID) (uuid.UUID, error) {
+	if batch != uuid.Nil {
+		id, err := q.DecisionBatchHackathon(ctx, batch.String())
+		if !errors.Is(err, db.ErrNotFound) {
+			return id, err
+		}
+	}
+	h, err := hackathon.Current(ctx, q)
+	return h.ID, err
 }

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"path"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -49,29 +52,102 @@ func CheckResume(profileID uuid.UUID, filename string, data []byte) (ResumeFile,
 	return ResumeFile{Key: profileID.String() + "/" + name, Name: name, Type: typ, Data: data}, nil
 }
 
-// SetResume stores f as the profile's resume: the object is written under
-// the draft's row lock (ErrNoApplication, ErrAlreadySubmitted), then the
-// row points at it. It returns the key of the object it replaced, for the
-// caller to clean up once the transaction commits; "" when nothing was
-// replaced or the same key was written again. If the transaction fails,
-// the old resume stays current.
-func SetResume(ctx context.Context, q *db.Queries, blob ResumeBlob, me uuid.UUID, f ResumeFile) (replaced string, err error) {
+// ResumeKeyFor is the key of a résumé named name (a resume.SafeName) for
+// one of profileID's applications: <profile id>/<name>, unless another of
+// the person's applications holds that key (held), in which case the name
+// gets the first free suffix: cv.pdf, cv-2.pdf, cv-3.pdf. An object
+// belongs to one application, so replacing or erasing one application's
+// résumé never touches another's.
+func ResumeKeyFor(profileID uuid.UUID, name string, held map[string]bool) string {
+	base := profileID.String() + "/"
+	key := base + name
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for n := 2; held[key]; n++ {
+		key = base + stem + "-" + strconv.Itoa(n) + ext
+	}
+	return key
+}
+
+// heldKeys are the résumé keys the profile's applications other than
+// except hold.
+func heldKeys(ctx context.Context, q *db.Queries, profileID, except uuid.UUID) (map[string]bool, error) {
+	rows, err := q.ApplicationResumeKeysByProfile(ctx, profileID)
+	if err != nil {
+		return nil, err
+	}
+	held := map[string]bool{}
+	for _, r := range rows {
+		if r.ID != except {
+			held[r.ResumeKey] = true
+		}
+	}
+	return held, nil
+}
+
+// copyResume gives a, copied from src, a copy of src's résumé object under
+// a key of its own, and points a at it.
+func copyResume(ctx context.Context, q *db.Queries, blob ObjectCopier, a, src db.Application) (db.Application, error) {
+	held, err := heldKeys(ctx, q, a.ProfileID, a.ID)
+	if err != nil {
+		return a, err
+	}
+	key := ResumeKeyFor(a.ProfileID, *src.ResumeName, held)
+	if err := blob.Copy(ctx, *src.ResumeKey, key); err != nil {
+		return a, fmt.Errorf("copy resume: %w", err)
+	}
+	if err := q.ApplicationSetResume(ctx, db.ApplicationSetResumeParams{
+		ID: a.ID, ResumeKey: &key, ResumeName: src.ResumeName, ResumeType: src.ResumeType}); err != nil {
+		return a, err
+	}
+	return q.ApplicationGet(ctx, a.ID)
+}
+
+// StoredResume is where an upload went: its key (ResumeKeyFor) and the key
+// of the object it replaced, for the caller to clean up once the
+// transaction commits ("" when nothing was replaced or the same key was
+// written again).
+type StoredResume struct {
+	Key      string
+	Replaced string
+}
+
+// StoreResume stores f as the resume of the profile's application in the
+// current edition: the window is checked first (the 403 "Applications are
+// closed"), then the object is written under the draft's row lock
+// (ErrNoApplication, ErrAlreadySubmitted) and the row points at it. The
+// object's key is f's unless another of the person's applications holds
+// it (ResumeKeyFor). If the transaction fails, the old resume stays
+// current.
+func StoreResume(ctx context.Context, q *db.Queries, blob ResumeBlob, me uuid.UUID, f ResumeFile) (StoredResume, error) {
 	a, err := lockDraft(ctx, q, me)
 	if err != nil {
-		return "", err
+		return StoredResume{}, err
 	}
-	if err := blob.Put(ctx, f.Key, f.Type.ContentType, bytes.NewReader(f.Data), int64(len(f.Data))); err != nil {
-		return "", fmt.Errorf("store resume: %w", err)
+	held, err := heldKeys(ctx, q, me, a.ID)
+	if err != nil {
+		return StoredResume{}, err
+	}
+	key := ResumeKeyFor(me, f.Name, held)
+	if err := blob.Put(ctx, key, f.Type.ContentType, bytes.NewReader(f.Data), int64(len(f.Data))); err != nil {
+		return StoredResume{}, fmt.Errorf("store resume: %w", err)
 	}
 	kind := f.Type.Kind()
 	if err := q.ApplicationSetResume(ctx, db.ApplicationSetResumeParams{
-		ID: a.ID, ResumeKey: &f.Key, ResumeName: &f.Name, ResumeType: &kind}); err != nil {
-		return "", err
+		ID: a.ID, ResumeKey: &key, ResumeName: &f.Name, ResumeType: &kind}); err != nil {
+		return StoredResume{}, err
 	}
-	if a.ResumeKey == nil || *a.ResumeKey == f.Key {
-		return "", nil // nothing replaced, or replaced in place
+	out := StoredResume{Key: key}
+	if a.ResumeKey != nil && *a.ResumeKey != key {
+		out.Replaced = *a.ResumeKey
 	}
-	return *a.ResumeKey, nil
+	return out, nil
+}
+
+// SetResume is StoreResume answering only the key it replaced.
+func SetResume(ctx context.Context, q *db.Queries, blob ResumeBlob, me uuid.UUID, f ResumeFile) (replaced string, err error) {
+	out, err := StoreResume(ctx, q, blob, me, f)
+	return out.Replaced, err
 }
 
 // ResumeView is the caller's resume with its signed links.
@@ -108,21 +184,21 @@ func Resume(ctx context.Context, q *db.Queries, blob ResumeBlob, log *slog.Logge
 	return out, nil
 }
 
-// KeptResume is why a replaced resume object stays: the profile's
-// application points at it again. It locks the application, which uploads
-// hold around writing the object and pointing the row at it, so an upload
-// of the same key cannot land between this check and a delete in the same
-// transaction. "" means the object may go (no application any more, or
-// another resume is current).
+// KeptResume is why a replaced resume object stays: one of the profile's
+// applications, of any edition, points at it (again). It locks them all,
+// which uploads hold around writing the object and pointing the row at it,
+// so an upload of the same key cannot land between this check and a delete
+// in the same transaction. "" means the object may go (no application
+// holds it).
 func KeptResume(ctx context.Context, q *db.Queries, profileID uuid.UUID, key string) (string, error) {
-	a, err := q.ApplicationLockByProfile(ctx, profileID)
-	switch {
-	case errors.Is(err, db.ErrNotFound):
-		return "", nil
-	case err != nil:
+	apps, err := q.ApplicationsLockByProfile(ctx, profileID)
+	if err != nil {
 		return "", err
-	case a.ResumeKey != nil && *a.ResumeKey == key:
-		return "kept: it is the current resume", nil
+	}
+	for _, a := range apps {
+		if a.ResumeKey != nil && *a.ResumeKey == key {
+			return "kept: it is the current resume", nil
+		}
 	}
 	return "", nil
 }

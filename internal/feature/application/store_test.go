@@ -140,12 +140,12 @@ func TestSubmit(t *testing.T) {
 		t.Fatalf("submit without an application: %v", err)
 	}
 	if _, err := tx(w, func(q *db.Queries) (application.View, error) {
-		return application.Create(ctx, q, ada.ID, ada.Email, application.CreateRequest{ProfileID: bea.ID.String()})
+		return application.Create(ctx, q, nil, ada.ID, ada.Email, application.CreateRequest{ProfileID: bea.ID.String()})
 	}); code(err) != apperr.Forbidden {
 		t.Fatalf("create for another profile: %v, want forbidden", err)
 	}
 	created, err := tx(w, func(q *db.Queries) (application.View, error) {
-		return application.Create(ctx, q, ada.ID, ada.Email, application.CreateRequest{ProfileID: ada.ID.String()})
+		return application.Create(ctx, q, nil, ada.ID, ada.Email, application.CreateRequest{ProfileID: ada.ID.String()})
 	})
 	if err != nil || created.Email == nil || *created.Email != ada.Email || created.Status != string(application.StatusDraft) {
 		t.Fatalf("create: %+v, %v", created, err)
@@ -227,7 +227,7 @@ func TestResumeReplaced(t *testing.T) {
 	ctx := context.Background()
 	ada := w.user("ada", "member")
 	if _, err := tx(w, func(q *db.Queries) (application.View, error) {
-		return application.Create(ctx, q, ada.ID, ada.Email, application.CreateRequest{ProfileID: ada.ID.String()})
+		return application.Create(ctx, q, nil, ada.ID, ada.Email, application.CreateRequest{ProfileID: ada.ID.String()})
 	}); err != nil {
 		t.Fatal(err)
 	}

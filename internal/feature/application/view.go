@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/feature/hiring"
 )
 
@@ -16,6 +17,7 @@ import (
 type View struct {
 	ID                  uuid.UUID  `json:"id"`
 	ProfileID           uuid.UUID  `json:"profile_id"`
+	HackathonID         uuid.UUID  `json:"hackathon_id"` // the edition it belongs to
 	Status              string     `json:"status"`
 	Email               *string    `json:"email"`
 	Phone               *string    `json:"phone"`
@@ -61,7 +63,7 @@ func ToView(a db.Application) View {
 		a.PositionIds = []uuid.UUID{}
 	}
 	return View{
-		ID: a.ID, ProfileID: a.ProfileID, Status: a.Status, Email: a.Email, Phone: a.Phone,
+		ID: a.ID, ProfileID: a.ProfileID, HackathonID: a.HackathonID, Status: a.Status, Email: a.Email, Phone: a.Phone,
 		Discord: a.Discord, TshirtSize: a.TshirtSize, DietaryRestrictions: a.DietaryRestrictions,
 		Age: a.Age, Country: a.Country, Gender: a.Gender, Ethnicity: a.Ethnicity,
 		University: a.University, Program: a.Program, YearOfStudy: a.YearOfStudy,
@@ -109,8 +111,8 @@ type OwnerView struct {
 	TeamMembersWithNames []TeamMember `json:"team_members_with_names"`
 }
 
-// Owner loads the profile's application as its owner sees it; nil when
-// there is none.
+// Owner loads the profile's application in the current edition as its
+// owner sees it; nil when there is none.
 func Owner(ctx context.Context, q *db.Queries, profileID uuid.UUID) (*OwnerView, error) {
 	row, err := q.ApplicationOwnerView(ctx, profileID)
 	if errors.Is(err, db.ErrNotFound) {
@@ -127,4 +129,31 @@ func Owner(ctx context.Context, q *db.Queries, profileID uuid.UUID) (*OwnerView,
 		return nil, err
 	}
 	return &out, nil
+}
+
+// Earlier is one of the caller's applications of an earlier edition, as
+// GET /api/applications/history lists it (read-only).
+type Earlier struct {
+	ID           uuid.UUID     `json:"id"`
+	Hackathon    hackathon.Ref `json:"hackathon"`
+	Status       string        `json:"status"`
+	Decision     *string       `json:"decision"`
+	Rsvp         *string       `json:"rsvp"`
+	RsvpDeadline *time.Time    `json:"rsvp_deadline"`
+	SubmittedAt  *time.Time    `json:"submitted_at"`
+}
+
+// History lists the profile's applications of editions other than the
+// current one, the latest edition first (empty, never nil).
+func History(ctx context.Context, q *db.Queries, profileID uuid.UUID) ([]Earlier, error) {
+	rows, err := q.ApplicationHistoryByProfile(ctx, profileID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Earlier, len(rows))
+	for i, r := range rows {
+		out[i] = Earlier{ID: r.ID, Hackathon: hackathon.Ref{ID: r.HackathonID, Name: r.HackathonName}, Status: r.Status,
+			Decision: r.Decision, Rsvp: r.Rsvp, RsvpDeadline: r.RsvpDeadline, SubmittedAt: r.SubmittedAt}
+	}
+	return out, nil
 }

@@ -37,11 +37,14 @@ const (
 	Members     Kind = "members"      // members of a term, paid or not
 	PaidMembers Kind = "paid_members" // members of a term who have paid
 	Execs       Kind = "execs"        // holders of an active exec role
-	Applicants  Kind = "applicants"   // people with a submitted application
+	Applicants  Kind = "applicants"   // people with a submitted application of the current hackathon
+	// Marketing is everyone who accepts marketing email: always a
+	// marketing broadcast (the opening of a hackathon is announced to it).
+	Marketing Kind = "marketing"
 )
 
 // Kinds lists every Kind, in the order clients are told them.
-func Kinds() []Kind { return []Kind{Members, PaidMembers, Execs, Applicants} }
+func Kinds() []Kind { return []Kind{Members, PaidMembers, Execs, Applicants, Marketing} }
 
 // Valid reports whether k is one of Kinds.
 func (k Kind) Valid() bool { return slices.Contains(Kinds(), k) }

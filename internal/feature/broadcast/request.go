@@ -94,8 +94,11 @@ func (r PreviewRequest) request() Request {
 	return Request{Audience: r.Audience, Marketing: r.Marketing, termID: r.termID, decision: r.decision}
 }
 
-// IsMarketing reports whether the broadcast is marketing: only if asked.
-func (r *Request) IsMarketing() bool { return r.Marketing != nil && *r.Marketing }
+// IsMarketing reports whether the broadcast is marketing: when asked, and
+// always to the marketing audience.
+func (r *Request) IsMarketing() bool {
+	return (r.Marketing != nil && *r.Marketing) || (r.Audience != nil && r.Audience.Kind == Marketing)
+}
 
 // View is a broadcast as superadmins see it: what it is, where it stands
 // and who it went to (never the recipient list).

@@ -12,6 +12,7 @@ import (
 	"hackdesk/db"
 	"hackdesk/internal/feature/application"
 	"hackdesk/internal/feature/coi"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/platform/apperr"
 )
 
@@ -25,10 +26,12 @@ var Orders = []string{"asc", "desc"}
 // maxSearch is the longest search of the admin table, in bytes.
 const maxSearch = 100
 
-// ListQuery is the query of the admin applications table: a search in the
-// email or name, a status, a sort column and direction. Empty values mean
-// no search, every status, newest first.
+// ListQuery is the query of the admin applications table: the edition, a
+// search in the email or name, a status, a sort column and direction.
+// Empty values mean the current edition, no search, every status, newest
+// first.
 type ListQuery struct {
+	Hackathon              uuid.UUID
 	Q, Status, Sort, Order string
 }
 
@@ -104,18 +107,26 @@ func toAdminRow(a db.AdminApplicationListRow) AdminRow {
 	}
 }
 
-// List is one page of the admin applications table (drafts too) and the
-// number of rows across every page. lq must have been validated.
+// List is one page of the admin applications table of the query's edition
+// (drafts too) and the number of rows across every page. lq must have been
+// validated.
 func List(ctx context.Context, q *db.Queries, lq ListQuery, limit, offset int32) ([]AdminRow, int64, error) {
+	if lq.Hackathon == uuid.Nil {
+		h, err := hackathon.Current(ctx, q)
+		if err != nil {
+			return nil, 0, err
+		}
+		lq.Hackathon = h.ID
+	}
 	status, pattern := lq.params()
 	rows, err := q.AdminApplicationList(ctx, db.AdminApplicationListParams{
-		Status: status, Pattern: pattern, Sort: lq.Sort, OrderDir: lq.Order,
+		HackathonID: lq.Hackathon, Status: status, Pattern: pattern, Sort: lq.Sort, OrderDir: lq.Order,
 		PageLimit: limit, PageOffset: offset,
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	total, err := q.AdminApplicationCount(ctx, db.AdminApplicationCountParams{Status: status, Pattern: pattern})
+	total, err := q.AdminApplicationCount(ctx, db.AdminApplicationCountParams{HackathonID: lq.Hackathon, Status: status, Pattern: pattern})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -144,7 +155,7 @@ type AdminReview struct {
 }
 
 // ReviewsOf are the reviews of application id as r may see them, oldest
-// first. The reviews of r's own application, or of one whose team lists
+// first, each normalized within the application's edition. The reviews of r's own application, or of one whose team lists
 // r, are withheld: none, and hidden true. ErrApplicationNotFound for an
 // unknown id.
 func ReviewsOf(ctx context.Context, q *db.Queries, r Reviewer, id uuid.UUID) (reviews []AdminReview, hidden bool, err error) {
@@ -159,7 +170,7 @@ func ReviewsOf(ctx context.Context, q *db.Queries, r Reviewer, id uuid.UUID) (re
 	if conflictOf(r, app) != coi.None {
 		return reviews, true, nil
 	}
-	rows, err := q.ReviewsForApplication(ctx, id)
+	rows, err := q.ReviewsForApplication(ctx, db.ReviewsForApplicationParams{HackathonID: app.HackathonID, ApplicationID: id})
 	if err != nil {
 		return nil, false, err
 	}

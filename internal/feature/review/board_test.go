@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"hackdesk/db"
 	"hackdesk/dev/testenv"
 	"hackdesk/internal/feature/review"
@@ -14,14 +16,14 @@ import (
 // failingBoard fails the ranking's read; the statistics read through.
 type failingBoard struct{ db.Querier }
 
-func (failingBoard) LeaderboardEntries(context.Context) ([]db.LeaderboardEntriesRow, error) {
+func (failingBoard) LeaderboardEntries(context.Context, uuid.UUID) ([]db.LeaderboardEntriesRow, error) {
 	return nil, errors.New("ranking unavailable")
 }
 
 // failingStats fails the statistics' read; the ranking reads through.
 type failingStats struct{ db.Querier }
 
-func (failingStats) ReviewStatistics(context.Context) (db.ReviewStatisticsRow, error) {
+func (failingStats) ReviewStatistics(context.Context, uuid.UUID) (db.ReviewStatisticsRow, error) {
 	return db.ReviewStatisticsRow{}, errors.New("statistics unavailable")
 }
 
@@ -37,7 +39,8 @@ func TestBoard(t *testing.T) {
 	if _, err := submit(s, ana, scores(app, 3, 2, 7, 3)); err != nil {
 		t.Fatal(err)
 	}
-	b := review.Board(ctx, s.Queries, log)
+	edition := current(t, s)
+	b := review.Board(ctx, s.Queries, log, edition)
 	entries, stats := b.Leaderboard, b.Statistics
 	if len(b.Failed) != 0 {
 		t.Fatalf("both parts read, yet failed = %v", b.Failed)
@@ -46,17 +49,17 @@ func TestBoard(t *testing.T) {
 		stats.TotalReviews != 1 || stats.AvgQ1Score != 7 {
 		t.Fatalf("board %+v, %+v", entries, stats)
 	}
-	b = review.Board(ctx, failingBoard{s.Queries}, log)
+	b = review.Board(ctx, failingBoard{s.Queries}, log, edition)
 	if b.Leaderboard == nil || len(b.Leaderboard) != 0 || b.Statistics.TotalReviews != 1 ||
 		len(b.Failed) != 1 || b.Failed[0] != review.PartLeaderboard {
 		t.Fatalf("with the ranking failing: %+v; want no entries, the statistics and failed [leaderboard]", b)
 	}
-	b = review.Board(ctx, failingStats{s.Queries}, log)
+	b = review.Board(ctx, failingStats{s.Queries}, log, edition)
 	if len(b.Leaderboard) != 1 || b.Statistics != (review.Statistics{}) ||
 		len(b.Failed) != 1 || b.Failed[0] != review.PartStatistics {
 		t.Fatalf("with the statistics failing: %+v; want the ranking, zero statistics and failed [statistics]", b)
 	}
-	b = review.Board(ctx, failingStats{failingBoard{s.Queries}}, log)
+	b = review.Board(ctx, failingStats{failingBoard{s.Queries}}, log, edition)
 	if len(b.Leaderboard) != 0 || len(b.Failed) != 2 || b.Failed[0] != review.PartLeaderboard || b.Failed[1] != review.PartStatistics {
 		t.Fatalf("with both failing: %+v; want failed [leaderboard statistics]", b)
 	}

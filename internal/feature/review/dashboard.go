@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/platform/apperr"
 )
 
@@ -52,8 +53,10 @@ type DashboardBucket struct {
 	Count  int64  `json:"count"`
 }
 
-// Dashboard is GET /api/admin/dashboard's answer.
+// Dashboard is GET /api/admin/dashboard's answer, about one edition.
 type Dashboard struct {
+	Hackathon       hackathon.Ref       `json:"hackathon"`
+	Capacity        hackathon.Capacity  `json:"capacity"`
 	Counts          DashboardCounts     `json:"counts"`
 	Conversion      DashboardConversion `json:"conversion"`
 	StatusBreakdown DashboardBreakdown  `json:"status_breakdown"`
@@ -80,16 +83,20 @@ func dashboardOf(c db.DashboardCountsRow, rows []db.DashboardRsvpTimelineRow) Da
 	return out
 }
 
-// LoadDashboard reads the counts and the timeline of hours-long buckets.
-// Run it in a read-only snapshot (db.Store.InSnapshot) so the two agree.
-func LoadDashboard(ctx context.Context, q *db.Queries, hours int32) (Dashboard, error) {
-	c, err := q.DashboardCounts(ctx)
+// LoadDashboard reads the counts, the capacity and the timeline of
+// hours-long buckets of edition h. Run it in a read-only snapshot
+// (db.Store.InSnapshot) so they agree.
+func LoadDashboard(ctx context.Context, q *db.Queries, h db.Hackathon, hours int32) (Dashboard, error) {
+	c, err := q.DashboardCounts(ctx, h.ID)
 	if err != nil {
 		return Dashboard{}, err
 	}
-	rows, err := q.DashboardRsvpTimeline(ctx, hours)
+	rows, err := q.DashboardRsvpTimeline(ctx, db.DashboardRsvpTimelineParams{HackathonID: h.ID, Hours: hours})
 	if err != nil {
 		return Dashboard{}, err
 	}
-	return dashboardOf(c, rows), nil
+	out := dashboardOf(c, rows)
+	out.Hackathon = hackathon.RefOf(h)
+	out.Capacity = hackathon.Capacity{Limit: h.Capacity, Attending: c.Attending, OpenOffers: c.OfferOpen}
+	return out, nil
 }

@@ -129,11 +129,11 @@ func TestNormalizedScoresHarshAndGenerous(t *testing.T) {
 		t.Errorf("by score: %v first, %v fifth", bys[0].ID, bys[4].ID)
 	}
 
-	sc, err := review.ScoresOf(ctx, s.Queries, generous.ProfileID)
+	sc, err := review.ScoresOf(ctx, s.Queries, current(t, s), generous.ProfileID)
 	if err != nil || sc.TotalReviews != 5 || sc.MeanTotal != 13 || sc.StddevTotal != 1.41 {
 		t.Fatalf("generous reviewer's scores %+v (%v), want mean 13, deviation 1.41", sc, err)
 	}
-	if sc, err := review.ScoresOf(ctx, s.Queries, harsh.ProfileID); err != nil || sc.MeanTotal != 3 || sc.StddevTotal != 1.41 {
+	if sc, err := review.ScoresOf(ctx, s.Queries, current(t, s), harsh.ProfileID); err != nil || sc.MeanTotal != 3 || sc.StddevTotal != 1.41 {
 		t.Fatalf("harsh reviewer's scores %+v (%v)", sc, err)
 	}
 }

@@ -193,7 +193,7 @@ func TestAssignBlind(t *testing.T) {
 		t.Errorf("blind view lost what is scored: resume %v q1 %v", a.ResumeURL, a.Q1Answer)
 	}
 	// The admin details still show everything.
-	d, err := review.DetailsOf(ctx, s.Queries, blob{}, testenv.Logger(t), me, app)
+	d, err := review.DetailsOf(ctx, s.Queries, blob{}, testenv.Logger(t), me, current(t, s), app)
 	if err != nil || d.Application.Email == nil || *d.Application.Email != "ada@example.com" || len(d.Application.TeamMembersWithNames) != 1 {
 		t.Fatalf("details under blind: %+v (%v)", d.Application, err)
 	}

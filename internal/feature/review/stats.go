@@ -30,9 +30,10 @@ type LeaderboardEntry struct {
 	Email       string    `json:"email"`
 }
 
-// Leaderboard ranks the reviewers, most reviews first.
-func Leaderboard(ctx context.Context, q db.Querier) ([]LeaderboardEntry, error) {
-	rows, err := q.LeaderboardEntries(ctx)
+// Leaderboard ranks the reviewers of edition hackathonID, most reviews
+// first.
+func Leaderboard(ctx context.Context, q db.Querier, hackathonID uuid.UUID) ([]LeaderboardEntry, error) {
+	rows, err := q.LeaderboardEntries(ctx, hackathonID)
 	if err != nil {
 		return nil, err
 	}
@@ -71,9 +72,10 @@ func statisticsOf(row db.ReviewStatisticsRow) Statistics {
 	}
 }
 
-// Stats reads the review statistics of every submitted application.
-func Stats(ctx context.Context, q db.Querier) (Statistics, error) {
-	row, err := q.ReviewStatistics(ctx)
+// Stats reads the review statistics of the submitted applications of
+// edition hackathonID.
+func Stats(ctx context.Context, q db.Querier, hackathonID uuid.UUID) (Statistics, error) {
+	row, err := q.ReviewStatistics(ctx, hackathonID)
 	if err != nil {
 		return Statistics{}, err
 	}
@@ -103,17 +105,17 @@ func reviewerScoresOf(st db.ReviewerStat, totals db.ReviewerTotalsRow) ReviewerS
 // round2 rounds to two decimals, as every average of the leaderboard is.
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
-// ScoresOf reads a reviewer's average scores: zeros for someone without
-// reviews (or no account).
-func ScoresOf(ctx context.Context, q db.Querier, reviewerID uuid.UUID) (ReviewerScores, error) {
-	st, err := q.ReviewerStatsGet(ctx, reviewerID)
+// ScoresOf reads a reviewer's average scores in edition hackathonID:
+// zeros for someone without reviews there (or no account).
+func ScoresOf(ctx context.Context, q db.Querier, hackathonID, reviewerID uuid.UUID) (ReviewerScores, error) {
+	st, err := q.ReviewerStatsGet(ctx, db.ReviewerStatsGetParams{HackathonID: hackathonID, ReviewerID: reviewerID})
 	switch {
 	case errors.Is(err, db.ErrNotFound):
 		return ReviewerScores{}, nil
 	case err != nil:
 		return ReviewerScores{}, err
 	}
-	totals, err := q.ReviewerTotals(ctx, reviewerID)
+	totals, err := q.ReviewerTotals(ctx, db.ReviewerTotalsParams{HackathonID: hackathonID, ReviewerID: reviewerID})
 	if err != nil {
 		return ReviewerScores{}, err
 	}
@@ -135,16 +137,16 @@ type BoardResult struct {
 	Failed      []string           `json:"failed"`
 }
 
-// Board is the leaderboard and the statistics, read concurrently (ctx
-// bounds both). A part that fails is logged, answered with its default
-// (no entries, zero statistics) and named in Failed, so that a reader can
-// tell a default from a real empty board.
-func Board(ctx context.Context, q db.Querier, log *slog.Logger) BoardResult {
+// Board is the leaderboard and the statistics of edition hackathonID, read
+// concurrently (ctx bounds both). A part that fails is logged, answered
+// with its default (no entries, zero statistics) and named in Failed, so
+// that a reader can tell a default from a real empty board.
+func Board(ctx context.Context, q db.Querier, log *slog.Logger, hackathonID uuid.UUID) BoardResult {
 	out := BoardResult{Leaderboard: []LeaderboardEntry{}, Failed: []string{}}
 	var entriesErr, statsErr error
 	var wg sync.WaitGroup
 	wg.Go(func() {
-		rows, err := Leaderboard(ctx, q)
+		rows, err := Leaderboard(ctx, q, hackathonID)
 		if err != nil {
 			entriesErr = err
 			return
@@ -152,7 +154,7 @@ func Board(ctx context.Context, q db.Querier, log *slog.Logger) BoardResult {
 		out.Leaderboard = rows
 	})
 	wg.Go(func() {
-		st, err := Stats(ctx, q)
+		st, err := Stats(ctx, q, hackathonID)
 		if err != nil {
 			statsErr = err
 			return

@@ -51,6 +51,16 @@ func application(t *testing.T, s *db.Store, owner review.Reviewer, status, team 
 	return id
 }
 
+// current is the current edition's id.
+func current(t *testing.T, s *db.Store) uuid.UUID {
+	t.Helper()
+	h, err := s.HackathonCurrent(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h.ID
+}
+
 func scores(id uuid.UUID, resume, links, q1, q2 int32) review.Request {
 	return review.Request{ApplicationID: id.String(), ResumeScore: &resume, LinksScore: &links, Q1Score: &q1, Q2Score: &q2}
 }
@@ -252,22 +262,23 @@ func TestLeaderboardAndStats(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	board, err := review.Leaderboard(ctx, s.Queries)
+	edition := current(t, s)
+	board, err := review.Leaderboard(ctx, s.Queries, edition)
 	if err != nil || len(board) != 2 || board[0].ReviewerID != ana.ProfileID || board[0].ReviewCount != 2 ||
 		board[1].Name != nil || board[1].Email != "ben@example.com" {
 		t.Fatalf("leaderboard %+v (%v)", board, err)
 	}
-	st, err := review.Stats(ctx, s.Queries)
+	st, err := review.Stats(ctx, s.Queries, edition)
 	if err != nil || st.TotalApplications != 2 || st.TotalReviews != 3 || st.TotalReviewers != 2 ||
 		st.AvgReviewsPerApplication != 1.5 || st.AvgResumeScore != 1.33 || st.AvgQ1Score != 3.33 {
 		t.Fatalf("statistics %+v (%v)", st, err)
 	}
-	sc, err := review.ScoresOf(ctx, s.Queries, ana.ProfileID)
+	sc, err := review.ScoresOf(ctx, s.Queries, edition, ana.ProfileID)
 	if err != nil || sc != (review.ReviewerScores{TotalReviews: 2, AvgResumeScore: 1.5, AvgLinksScore: 1.5, AvgQ1Score: 4.5, AvgQ2Score: 1.5,
 		MeanTotal: 9, StddevTotal: 6}) { // totals 15 and 3
 		t.Fatalf("ana's scores %+v (%v)", sc, err)
 	}
-	if sc, err := review.ScoresOf(ctx, s.Queries, uuid.New()); err != nil || sc != (review.ReviewerScores{}) {
+	if sc, err := review.ScoresOf(ctx, s.Queries, edition, uuid.New()); err != nil || sc != (review.ReviewerScores{}) {
 		t.Fatalf("unknown reviewer's scores %+v (%v), want zeros", sc, err)
 	}
 }
@@ -279,8 +290,12 @@ func TestLoadDashboard(t *testing.T) {
 	application(t, s, person(t, s, "p1@example.com", ""), "submitted", "")
 	application(t, s, person(t, s, "p2@example.com", ""), "draft", "")
 	var d review.Dashboard
-	err := s.InSnapshot(ctx, func(q *db.Queries) (err error) {
-		d, err = review.LoadDashboard(ctx, q, 24)
+	edition, err := s.HackathonCurrent(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.InSnapshot(ctx, func(q *db.Queries) (err error) {
+		d, err = review.LoadDashboard(ctx, q, edition, 24)
 		return err
 	})
 	if err != nil {

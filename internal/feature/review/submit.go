@@ -9,10 +9,11 @@ import (
 	"hackdesk/db"
 	"hackdesk/internal/feature/application"
 	"hackdesk/internal/feature/coi"
+	"hackdesk/internal/feature/hackathon"
 )
 
-// Next is the application the assignment rule gives r under the current
-// settings' cap, in the reviewer view's row (team names as JSON).
+// Next is the application of the current edition the assignment rule
+// gives r under the current settings' cap, in the reviewer view's row (team names as JSON).
 // ErrQueueEmpty when there is none.
 func Next(ctx context.Context, q *db.Queries, r Reviewer) (db.ApplicationNextForReviewerViewRow, error) {
 	s, err := LoadSettings(ctx, q)
@@ -45,12 +46,13 @@ type Submitted struct {
 }
 
 // Submit records r's review of req (validated again here, so every
-// caller gets the same 400). One statement inserts it
-// only for a submitted application that is neither r's own nor one whose
-// team lists r, and returns r's new total; the trigger moves the counters
-// in the same transaction. When nothing was inserted, a second look tells
-// why: unknown or draft ErrApplicationNotFound, a conflict of interest
-// 403 naming it, else ErrAlreadyReviewed.
+// caller gets the same 400). One statement inserts it only for a submitted
+// application of the current edition that is neither r's own nor one whose
+// team lists r, and returns r's new total over every edition; the trigger
+// moves the counters in the same transaction. When nothing was inserted, a
+// second look tells why: unknown or draft ErrApplicationNotFound, another
+// edition's hackathon.ErrNotCurrent, a conflict of interest 403 naming it,
+// else ErrAlreadyReviewed.
 func Submit(ctx context.Context, q *db.Queries, r Reviewer, req Request) (Submitted, error) {
 	if err := req.Validate().Err(); err != nil {
 		return Submitted{}, err
@@ -77,6 +79,8 @@ func whyNotReviewed(ctx context.Context, q *db.Queries, appID uuid.UUID, r Revie
 		return ErrApplicationNotFound
 	case err != nil:
 		return err
+	case !app.Current:
+		return hackathon.ErrNotCurrent
 	}
 	if err := conflictErr(conflictOf(r, app)); err != nil {
 		return err

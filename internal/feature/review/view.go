@@ -116,13 +116,17 @@ type Details struct {
 	History []HistoryEntry `json:"history"`
 }
 
-// DetailsOf loads application id in the reviewer view with its reviews
-// as r may see them (ReviewsOf) and its decision and RSVP history
-// (HistoryOf). ErrApplicationNotFound for an unknown id.
-func DetailsOf(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log *slog.Logger, r Reviewer, id uuid.UUID) (Details, error) {
+// DetailsOf loads application id of edition hackathonID in the reviewer
+// view with its reviews as r may see them (ReviewsOf) and its decision and
+// RSVP history (HistoryOf). ErrApplicationNotFound for an unknown id or
+// one of another edition.
+func DetailsOf(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log *slog.Logger, r Reviewer, hackathonID, id uuid.UUID) (Details, error) {
 	view, err := LoadView(ctx, q, blob, log, id)
 	if err != nil {
 		return Details{}, err
+	}
+	if view.HackathonID != hackathonID {
+		return Details{}, ErrApplicationNotFound
 	}
 	reviews, hidden, err := ReviewsOf(ctx, q, r, id) // not found: deleted meanwhile
 	if err != nil {

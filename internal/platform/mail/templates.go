@@ -123,6 +123,19 @@ var templates = map[string]template{
 		"Hi {{.name}},\n\nWe have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}:\n\n{{.link}}\n",
 		`<p>Hi {{.name}},</p><p>We have not received your {{.form_lower}} for {{.term}} yet. It closes at {{.closes}}: <a href="{{.link}}">fill it in now</a>.</p>`,
 		"name", "form", "form_lower", "term", "closes", "link"),
+	// Hackathon editions (ApplicationWindow): a reminder to the owner of a
+	// draft 48 hours before applications close, and the close's summary
+	// to each superadmin.
+	"apply_reminder": newTemplate("apply_reminder",
+		`Reminder: applications for {{.hackathon}} close {{.closes}}`,
+		"Hi {{.name}},\n\nYour application for {{.hackathon}} is not submitted yet. Applications close at {{.closes}}; finish it here:\n\n{{.link}}\n\n--\nTo stop the club's marketing email: {{.unsubscribe}}\n",
+		`<p>Hi {{.name}},</p><p>Your application for {{.hackathon}} is not submitted yet. Applications close at {{.closes}}: <a href="{{.link}}">finish it now</a>.</p><hr><p style="font-size: small"><a href="{{.unsubscribe}}">Unsubscribe</a> from the club's marketing email.</p>`,
+		"name", "hackathon", "closes", "link", "unsubscribe"),
+	"apply_summary": newTemplate("apply_summary",
+		`Applications for {{.hackathon}} have closed`,
+		"Hi {{.name}},\n\nApplications for {{.hackathon}} closed at {{.closed}}: {{.submitted}} submitted, {{.drafts}} drafts left unsubmitted.\n\nDashboard: {{.link}}\n",
+		`<p>Hi {{.name}},</p><p>Applications for {{.hackathon}} closed at {{.closed}}: {{.submitted}} submitted, {{.drafts}} drafts left unsubmitted.</p><p><a href="{{.link}}">Open the dashboard</a>.</p>`,
+		"name", "hackathon", "closed", "submitted", "drafts", "link"),
 	// Broadcasts: a superadmin's subject and plain-text body, as written,
 	// with the recipient's unsubscribe link at the foot.
 	"broadcast": newTemplate("broadcast",

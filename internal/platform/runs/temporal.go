@@ -23,7 +23,7 @@ import (
 // them.
 var Kinds = []workflows.Kind{
 	workflows.KindHiring, workflows.KindReceipt, workflows.KindTerm, workflows.KindFoundry,
-	workflows.KindResume, workflows.KindRsvp, workflows.KindBroadcast, workflows.KindEmail,
+	workflows.KindResume, workflows.KindRsvp, workflows.KindBroadcast, workflows.KindEmail, workflows.KindApplicationWindow,
 }
 
 // StatusOf maps a Temporal execution status.

@@ -56,7 +56,7 @@ func All(taskQueue, publicURL string) []Schedule {
 			Summary: "Delete expired webhook tokens, idempotency keys and rate-limit counters"},
 		{ID: TermReconcileID, Every: TermReconcileEvery, Workflow: "TermReconcile", Kind: workflows.KindReconcile,
 			Args:    []any{workflows.TermReconcileInput{PublicURL: publicURL}},
-			Summary: "Restart the missing form-window workflow of each term with a window ahead"},
+			Summary: "Restart the missing window workflow of each term and hackathon edition with a window ahead"},
 	}
 }
 

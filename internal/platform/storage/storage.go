@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -111,6 +113,18 @@ func (s *Store) Exists(ctx context.Context, key string) (bool, error) {
 		return false, nil
 	}
 	return err == nil, err
+}
+
+// Copy copies the object at src to dst within the bucket (server side,
+// nothing passes through this process). A missing src is ErrNotFound.
+func (s *Store) Copy(ctx context.Context, src, dst string) error {
+	source := s.bucket + "/" + url.PathEscape(src)
+	source = strings.ReplaceAll(source, "%2F", "/")
+	_, err := s.client.CopyObject(ctx, &s3.CopyObjectInput{Bucket: &s.bucket, Key: &dst, CopySource: &source})
+	if isNotFound(err) {
+		return ErrNotFound
+	}
+	return err
 }
 
 // Delete removes key; deleting a missing object is not an error.
