@@ -165,7 +165,9 @@ func TestValidate(t *testing.T) {
 		{"ErrWorkerNoPayloadKeys", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "" }, "TEMPORAL_PAYLOAD_KEYS"},
 		{"ErrMalformedPayloadKeys", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "k1=abc" }, "TEMPORAL_PAYLOAD_KEYS"},
 		{"ErrShortPayloadKey", RoleServe, func(c *Config) { c.TemporalPayloadKeys = "k1:c2hvcnQ=" }, "TEMPORAL_PAYLOAD_KEYS"},
-		{"OKPayloadKeyRotation", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "k2:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=,k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" }, ""},
+		{"OKPayloadKeyRotation", RoleWorker, func(c *Config) {
+			c.TemporalPayloadKeys = "k2:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=,k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+		}, ""},
 		{"ErrDues", RoleServe, func(c *Config) { c.MembershipDuesCents = -1 }, "MEMBERSHIP_DUES_CENTS"},
 		{"ErrBroadcastRate", RoleWorker, func(c *Config) { c.BroadcastRate = 0 }, "BROADCAST_RATE"},
 		{"ErrWebhookConcurrency", RoleServe, func(c *Config) { c.WebhookConcurrency = 0 }, "WEBHOOK_CONCURRENCY"},
