@@ -165,7 +165,8 @@ func (a *App) Activities() activities.Set {
 func (a *App) ActivityDeps() activities.Deps {
 	d := activities.Deps{Store: a.Store, Blob: a.Blob, Mailer: a.Mailer, MailFrom: a.Config.MailFrom,
 		KeepSecretBodies: a.Config.MailCatcher(), CodeHost: a.CodeHost,
-		BroadcastRate: a.Config.BroadcastRate, DuesCents: a.Config.MembershipDuesCents}
+		BroadcastRate: a.Config.BroadcastRate, DuesCents: a.Config.MembershipDuesCents,
+		RetentionDays: a.Config.RetentionDays}
 	if key, err := a.Config.SigningKeyBytes(); err == nil {
 		signer := broadcast.UnsubscribeSigner(key)
 		d.Unsubscribe = &signer

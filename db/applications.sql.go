@@ -16,7 +16,7 @@ import (
 const adminApplicationCount = `-- name: AdminApplicationCount :one
 SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = $1
+WHERE a.hackathon_id = $1 AND a.erased_at IS NULL
   AND ($2::text IS NULL OR a.status = $2::text)
   AND ($3::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE $3::text
@@ -54,7 +54,7 @@ SELECT a.id,
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
 LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = $1
-WHERE a.hackathon_id = $1
+WHERE a.hackathon_id = $1 AND a.erased_at IS NULL
   AND ($2::text IS NULL OR a.status = $2::text)
   AND ($3::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE $3::text
@@ -107,7 +107,8 @@ type AdminApplicationListRow struct {
 	NormalizedScore *float64
 }
 
-// The admin applications table of one edition: one row per application with the
+// The admin applications table of one edition (an erased person's
+// applications left out): one row per application with the
 // applicant's name, filtered by status and a case-insensitive substring of
 // the shown email or name (the caller passes an escaped, lowercased LIKE
 // pattern), sorted by one whitelisted column. Text columns sort
@@ -179,7 +180,7 @@ func (q *Queries) ApplicationFillResumeType(ctx context.Context, arg Application
 }
 
 const applicationGet = `-- name: ApplicationGet :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE id = $1
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE id = $1
 `
 
 func (q *Queries) ApplicationGet(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -226,12 +227,14 @@ func (q *Queries) ApplicationGet(ctx context.Context, id uuid.UUID) (Application
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id()
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id()
 `
 
 // The profile's application in the current edition.
@@ -279,12 +282,14 @@ func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UU
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const applicationGetIn = `-- name: ApplicationGetIn :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = $2
 `
 
 type ApplicationGetInParams struct {
@@ -337,6 +342,8 @@ func (q *Queries) ApplicationGetIn(ctx context.Context, arg ApplicationGetInPara
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -394,7 +401,7 @@ func (q *Queries) ApplicationHistoryByProfile(ctx context.Context, profileID uui
 const applicationInsert = `-- name: ApplicationInsert :one
 INSERT INTO applications (profile_id, hackathon_id, email)
 VALUES ($1, coalesce($2::uuid, hackathon_current_id()), $3)
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 type ApplicationInsertParams struct {
@@ -448,6 +455,8 @@ func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertPa
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -461,7 +470,7 @@ SELECT s.profile_id, $1, s.email, s.phone, s.discord, s.tshirt_size, s.dietary_r
     s.hackathons_attended, s.github_url, s.linkedin_url, s.website_url
 FROM applications s
 WHERE s.id = $2
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 type ApplicationInsertCopyParams struct {
@@ -517,12 +526,14 @@ func (q *Queries) ApplicationInsertCopy(ctx context.Context, arg ApplicationInse
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const applicationLockIn = `-- name: ApplicationLockIn :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2 FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = $2 FOR UPDATE
 `
 
 type ApplicationLockInParams struct {
@@ -575,18 +586,20 @@ func (q *Queries) ApplicationLockIn(ctx context.Context, arg ApplicationLockInPa
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const applicationNextForReviewerView = `-- name: ApplicationNextForReviewerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n
     WHERE n.hackathon_id = hackathon_current_id()
-      AND n.status = 'submitted'
+      AND n.status = 'submitted' AND n.erased_at IS NULL
       AND n.profile_id <> $1
       AND NOT team_lists_email(n.team_members, $2::text)
       AND NOT EXISTS (
@@ -606,7 +619,7 @@ type ApplicationNextForReviewerViewRow struct {
 }
 
 // The assignment rule, in the current edition: submitted applications
-// only, not the reviewer's own,
+// only (an erased person's not among them), not the reviewer's own,
 // not one whose team lists the reviewer's email (a conflict of interest),
 // not one they reviewed; fewest reviews first, ties by id. The inner scan
 // follows applications_queue_idx, tests the team list on the row it is on
@@ -658,13 +671,15 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg Applic
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
 }
 
 const applicationOwnerView = `-- name: ApplicationOwnerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.profile_id = $1 AND a.hackathon_id = hackathon_current_id()
@@ -721,6 +736,8 @@ func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID)
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -764,7 +781,7 @@ const applicationReviewConflict = `-- name: ApplicationReviewConflict :one
 SELECT status, profile_id, team_members, hackathon_id,
        (hackathon_id = hackathon_current_id())::boolean AS current
 FROM applications
-WHERE id = $1
+WHERE id = $1 AND erased_at IS NULL
 `
 
 type ApplicationReviewConflictRow struct {
@@ -777,7 +794,8 @@ type ApplicationReviewConflictRow struct {
 
 // What stands between a reviewer and an application: its status, its
 // edition (and whether that is the current one), and its applicant and
-// team list for the conflict-of-interest rule (package coi).
+// team list for the conflict-of-interest rule (package coi). An erased
+// person's application is not found.
 func (q *Queries) ApplicationReviewConflict(ctx context.Context, applicationID uuid.UUID) (ApplicationReviewConflictRow, error) {
 	row := q.db.QueryRow(ctx, applicationReviewConflict, applicationID)
 	var i ApplicationReviewConflictRow
@@ -792,10 +810,10 @@ func (q *Queries) ApplicationReviewConflict(ctx context.Context, applicationID u
 }
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
-WHERE a.id = $1
+WHERE a.id = $1 AND a.erased_at IS NULL
 `
 
 type ApplicationReviewViewRow struct {
@@ -803,7 +821,8 @@ type ApplicationReviewViewRow struct {
 	TeamMembersWithNames json.RawMessage
 }
 
-// An application as reviewers see it, with the display names of its team.
+// An application as reviewers see it, with the display names of its team;
+// an erased person's is not found.
 func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error) {
 	row := q.db.QueryRow(ctx, applicationReviewView, id)
 	var i ApplicationReviewViewRow
@@ -848,6 +867,8 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -894,7 +915,7 @@ func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetRe
 const applicationSubmit = `-- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'draft'
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -941,6 +962,8 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -1018,8 +1041,68 @@ func (q *Queries) ApplicationUpdate(ctx context.Context, arg ApplicationUpdatePa
 	return err
 }
 
+const applicationsByProfile = `-- name: ApplicationsByProfile :many
+SELECT id, resume_key FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
+`
+
+type ApplicationsByProfileRow struct {
+	ID        uuid.UUID
+	ResumeKey *string
+}
+
+// An erasure: the person's applications in every edition, with their
+// résumé keys, locked.
+func (q *Queries) ApplicationsByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationsByProfileRow, error) {
+	rows, err := q.db.Query(ctx, applicationsByProfile, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ApplicationsByProfileRow{}
+	for rows.Next() {
+		var i ApplicationsByProfileRow
+		if err := rows.Scan(&i.ID, &i.ResumeKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const applicationsDeclineOpenOffers = `-- name: ApplicationsDeclineOpenOffers :many
+UPDATE applications SET rsvp = 'declined', rsvp_at = now(), updated_at = now()
+WHERE profile_id = $1 AND decision = 'offer' AND rsvp IS NULL AND now() < rsvp_deadline
+RETURNING id
+`
+
+// An erasure: the person's unanswered offers whose deadline is ahead count
+// as declined; their batch's RsvpDeadline run frees the places at the
+// deadline as it does for expired ones (ExpireOffers counts them).
+func (q *Queries) ApplicationsDeclineOpenOffers(ctx context.Context, profileID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, applicationsDeclineOpenOffers, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const applicationsLockByProfile = `-- name: ApplicationsLockByProfile :many
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
 `
 
 // Every application of the profile, locked (in id order): what holds a
@@ -1074,7 +1157,114 @@ func (q *Queries) ApplicationsLockByProfile(ctx context.Context, profileID uuid.
 			&i.PositionIds,
 			&i.ResumeType,
 			&i.HackathonID,
+			&i.PurgedAt,
+			&i.ErasedAt,
 		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const applicationsPurge = `-- name: ApplicationsPurge :many
+UPDATE applications
+SET email = NULL, phone = NULL, discord = NULL, tshirt_size = NULL, dietary_restrictions = NULL,
+    age = NULL, country = NULL, gender = NULL, ethnicity = NULL, university = NULL, program = NULL,
+    year_of_study = NULL, experience_level = NULL, hackathons_attended = NULL, github_url = NULL,
+    linkedin_url = NULL, website_url = NULL, resume_key = NULL, resume_name = NULL, resume_type = NULL,
+    q1_answer = NULL, q2_answer = NULL, team_members = '',
+    purged_at = coalesce(purged_at, now()),
+    erased_at = CASE WHEN $1::boolean THEN coalesce(erased_at, now()) ELSE erased_at END
+WHERE id = ANY($2::uuid[])
+RETURNING id
+`
+
+type ApplicationsPurgeParams struct {
+	Erase bool
+	Ids   []uuid.UUID
+}
+
+// Strips the given applications of every field that could name their
+// person (contact, demographics, education, experience, links, résumé,
+// answers, team), keeping status, decision, RSVP, review counts and dates:
+// retention (erase false) and an erasure (erase true, which also takes
+// them out of the queue, the admin table and open work). The caller has
+// deleted their résumé objects and question-bank answers. Safe to repeat.
+func (q *Queries) ApplicationsPurge(ctx context.Context, arg ApplicationsPurgeParams) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, applicationsPurge, arg.Erase, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const applicationsRemoveTeamMember = `-- name: ApplicationsRemoveTeamMember :execrows
+UPDATE applications
+SET team_members = coalesce((
+        SELECT string_agg(btrim(t.m), ',' ORDER BY t.ord)
+        FROM unnest(string_to_array(team_members, ',')) WITH ORDINALITY AS t(m, ord)
+        WHERE lower(btrim(t.m)) <> lower($1::text)), ''),
+    updated_at = now()
+WHERE team_lists_email(team_members, $1::text)
+`
+
+// An erasure: the address leaves every team list that names it (the
+// others in each list keep their order).
+func (q *Queries) ApplicationsRemoveTeamMember(ctx context.Context, email string) (int64, error) {
+	result, err := q.db.Exec(ctx, applicationsRemoveTeamMember, email)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const applicationsRetentionBatch = `-- name: ApplicationsRetentionBatch :many
+SELECT a.id, a.resume_key FROM hackathons h
+JOIN applications a ON a.hackathon_id = h.id AND a.purged_at IS NULL
+WHERE coalesce(h.ends_at, h.applications_close_at) < $1
+ORDER BY a.hackathon_id, a.id
+LIMIT $2
+`
+
+type ApplicationsRetentionBatchParams struct {
+	EndedBefore *time.Time
+	MaxRows     int32
+}
+
+type ApplicationsRetentionBatchRow struct {
+	ID        uuid.UUID
+	ResumeKey *string
+}
+
+// Retention: up to max_rows applications not yet purged of editions that
+// ended (or, with no end, closed) before @ended_before, with their résumé
+// keys.
+func (q *Queries) ApplicationsRetentionBatch(ctx context.Context, arg ApplicationsRetentionBatchParams) ([]ApplicationsRetentionBatchRow, error) {
+	rows, err := q.db.Query(ctx, applicationsRetentionBatch, arg.EndedBefore, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ApplicationsRetentionBatchRow{}
+	for rows.Next() {
+		var i ApplicationsRetentionBatchRow
+		if err := rows.Scan(&i.ID, &i.ResumeKey); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -1088,7 +1278,7 @@ func (q *Queries) ApplicationsLockByProfile(ctx context.Context, profileID uuid.
 const decisionApply = `-- name: DecisionApply :execrows
 WITH prev AS (
     SELECT id, decision FROM applications
-    WHERE id = ANY($3::uuid[]) AND status = 'submitted' AND rsvp IS NULL
+    WHERE id = ANY($3::uuid[]) AND status = 'submitted' AND rsvp IS NULL AND erased_at IS NULL
 ), changed AS (
     UPDATE applications a
     SET decision = $4::text, decided_at = now(), rsvp_deadline = $5::timestamptz,
@@ -1146,7 +1336,7 @@ func (q *Queries) DecisionBatchHackathon(ctx context.Context, batchID string) (u
 const decisionLockApplications = `-- name: DecisionLockApplications :many
 SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
 FROM applications
-WHERE id = ANY($1::uuid[]) AND hackathon_id = $2
+WHERE id = ANY($1::uuid[]) AND hackathon_id = $2 AND erased_at IS NULL
 ORDER BY id
 FOR UPDATE
 `
@@ -1167,7 +1357,8 @@ type DecisionLockApplicationsRow struct {
 }
 
 // Locks the applications of one edition a decision batch names, in id
-// order so that two overlapping batches never deadlock. db_now is the
+// order so that two overlapping batches never deadlock. An erased
+// person's application is not found. db_now is the
 // transaction's clock, against which the RSVP deadline is checked.
 func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLockApplicationsParams) ([]DecisionLockApplicationsRow, error) {
 	rows, err := q.db.Query(ctx, decisionLockApplications, arg.Ids, arg.HackathonID)
@@ -1195,6 +1386,21 @@ func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLock
 		return nil, err
 	}
 	return items, nil
+}
+
+const rsvpErasedOffers = `-- name: RsvpErasedOffers :one
+SELECT count(*)::integer FROM applications
+WHERE id = ANY($1::uuid[]) AND decision = 'offer' AND rsvp = 'declined'
+  AND erased_at IS NOT NULL AND rsvp_at <= rsvp_deadline
+`
+
+// How many offers of a decision batch (ids) were declined by their
+// person's erasure before the deadline: places freed like expired ones.
+func (q *Queries) RsvpErasedOffers(ctx context.Context, ids []uuid.UUID) (int32, error) {
+	row := q.db.QueryRow(ctx, rsvpErasedOffers, ids)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
 }
 
 const rsvpExpireOffers = `-- name: RsvpExpireOffers :many
@@ -1236,7 +1442,7 @@ func (q *Queries) RsvpExpireOffers(ctx context.Context, arg RsvpExpireOffersPara
 }
 
 const rsvpLockByProfile = `-- name: RsvpLockByProfile :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
 FROM applications a
 WHERE a.profile_id = $1
 ORDER BY (a.decision = 'offer' AND a.rsvp IS DISTINCT FROM 'expired' AND now() < a.rsvp_deadline) IS TRUE DESC,
@@ -1299,6 +1505,8 @@ func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (R
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.Open,
 	)
 	return i, err
@@ -1364,7 +1572,7 @@ const rsvpSet = `-- name: RsvpSet :one
 UPDATE applications SET rsvp = $1::text, rsvp_at = now(), updated_at = now()
 WHERE id = $2 AND decision = 'offer' AND now() < rsvp_deadline
   AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 type RsvpSetParams struct {
@@ -1416,6 +1624,8 @@ func (q *Queries) RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, 
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -1457,6 +1667,7 @@ func (q *Queries) RsvpUnansweredOffers(ctx context.Context, deadline *time.Time)
 const rsvpWaitlistHead = `-- name: RsvpWaitlistHead :many
 SELECT a.id FROM applications a
 WHERE a.hackathon_id = $1 AND a.decision = 'waitlist' AND a.status = 'submitted'
+  AND a.erased_at IS NULL
 ORDER BY a.decided_at, a.id
 LIMIT $2
 FOR UPDATE SKIP LOCKED
@@ -1468,7 +1679,7 @@ type RsvpWaitlistHeadParams struct {
 }
 
 // The first n waitlisted applications of an edition, in the order they
-// were waitlisted.
+// were waitlisted (an erased person's are passed over).
 func (q *Queries) RsvpWaitlistHead(ctx context.Context, arg RsvpWaitlistHeadParams) ([]uuid.UUID, error) {
 	rows, err := q.db.Query(ctx, rsvpWaitlistHead, arg.HackathonID, arg.N)
 	if err != nil {

@@ -56,7 +56,7 @@ WITH ins AS (
     INSERT INTO reviews (application_id, hackathon_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
     SELECT a.id, a.hackathon_id, $1, $2, $3, $4, $5
     FROM applications a
-    WHERE a.id = $6 AND a.status = 'submitted' AND a.profile_id <> $1
+    WHERE a.id = $6 AND a.status = 'submitted' AND a.erased_at IS NULL AND a.profile_id <> $1
       AND a.hackathon_id = hackathon_current_id()
       AND NOT team_lists_email(a.team_members, $7::text)
     ON CONFLICT (application_id, reviewer_id) DO NOTHING

@@ -79,4 +79,6 @@ func RegisterWorkflows(r sdkworker.WorkflowRegistry) {
 	r.RegisterWorkflow(workflows.Sweep)
 	r.RegisterWorkflow(workflows.TermReconcile)
 	r.RegisterWorkflow(workflows.ApplicationWindow)
+	r.RegisterWorkflow(workflows.AccountErasure)
+	r.RegisterWorkflow(workflows.Retention)
 }

@@ -20,9 +20,12 @@ const (
 	KindEmail     Kind = "email"
 	// KindApplicationWindow is a hackathon edition's application window.
 	KindApplicationWindow Kind = "application-window"
-	// The scheduled workflows: Sweep and TermReconcile.
+	// KindErase is an account's erasure (subject: the profile id).
+	KindErase Kind = "erase"
+	// The scheduled workflows: Sweep, TermReconcile and Retention.
 	KindSweep     Kind = "sweep"
 	KindReconcile Kind = "reconcile"
+	KindRetention Kind = "retention"
 )
 
 // The custom search attributes every workflow carries. The Temporal server

@@ -14,6 +14,13 @@ import (
 // caller that starts a workflow (TEMPORAL_TASK_QUEUE overrides it).
 const TaskQueue = "hackdesk"
 
+// LongRunning are the workflow types whose runs wait for weeks (a term's or
+// an edition's window, an RSVP deadline, an account's grace period). Under
+// Worker Versioning they are the ones that auto-upgrade to a new build
+// (behind workflow.GetVersion); every other type is pinned to the build it
+// started on.
+var LongRunning = []string{"TermWindow", "ApplicationWindow", "RsvpDeadline", "AccountErasure"}
+
 // ProgressQuery is the query name every workflow answers with its progress.
 const ProgressQuery = "progress"
 

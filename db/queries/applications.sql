@@ -90,15 +90,16 @@ WHERE id = $1 AND status = 'draft'
 RETURNING *;
 
 -- name: ApplicationReviewView :one
--- An application as reviewers see it, with the display names of its team.
+-- An application as reviewers see it, with the display names of its team;
+-- an erased person's is not found.
 SELECT sqlc.embed(a),
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
-WHERE a.id = $1;
+WHERE a.id = $1 AND a.erased_at IS NULL;
 
 -- name: ApplicationNextForReviewerView :one
 -- The assignment rule, in the current edition: submitted applications
--- only, not the reviewer's own,
+-- only (an erased person's not among them), not the reviewer's own,
 -- not one whose team lists the reviewer's email (a conflict of interest),
 -- not one they reviewed; fewest reviews first, ties by id. The inner scan
 -- follows applications_queue_idx, tests the team list on the row it is on
@@ -112,7 +113,7 @@ FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n
     WHERE n.hackathon_id = hackathon_current_id()
-      AND n.status = 'submitted'
+      AND n.status = 'submitted' AND n.erased_at IS NULL
       AND n.profile_id <> @reviewer_id
       AND NOT team_lists_email(n.team_members, @reviewer_email::text)
       AND NOT EXISTS (
@@ -123,14 +124,16 @@ WHERE a.id = (
 -- name: ApplicationReviewConflict :one
 -- What stands between a reviewer and an application: its status, its
 -- edition (and whether that is the current one), and its applicant and
--- team list for the conflict-of-interest rule (package coi).
+-- team list for the conflict-of-interest rule (package coi). An erased
+-- person's application is not found.
 SELECT status, profile_id, team_members, hackathon_id,
        (hackathon_id = hackathon_current_id())::boolean AS current
 FROM applications
-WHERE id = @application_id;
+WHERE id = @application_id AND erased_at IS NULL;
 
 -- name: AdminApplicationList :many
--- The admin applications table of one edition: one row per application with the
+-- The admin applications table of one edition (an erased person's
+-- applications left out): one row per application with the
 -- applicant's name, filtered by status and a case-insensitive substring of
 -- the shown email or name (the caller passes an escaped, lowercased LIKE
 -- pattern), sorted by one whitelisted column. Text columns sort
@@ -155,7 +158,7 @@ SELECT a.id,
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
 LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = @hackathon_id
-WHERE a.hackathon_id = @hackathon_id
+WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
   AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
@@ -185,7 +188,7 @@ LIMIT @page_limit OFFSET @page_offset;
 -- The number of rows AdminApplicationList pages through.
 SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = @hackathon_id
+WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
   AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
@@ -193,11 +196,12 @@ WHERE a.hackathon_id = @hackathon_id
 
 -- name: DecisionLockApplications :many
 -- Locks the applications of one edition a decision batch names, in id
--- order so that two overlapping batches never deadlock. db_now is the
+-- order so that two overlapping batches never deadlock. An erased
+-- person's application is not found. db_now is the
 -- transaction's clock, against which the RSVP deadline is checked.
 SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
 FROM applications
-WHERE id = ANY(@ids::uuid[]) AND hackathon_id = @hackathon_id
+WHERE id = ANY(@ids::uuid[]) AND hackathon_id = @hackathon_id AND erased_at IS NULL
 ORDER BY id
 FOR UPDATE;
 
@@ -207,7 +211,7 @@ FOR UPDATE;
 -- decision read from the same snapshot. The row guard repeats the rules.
 WITH prev AS (
     SELECT id, decision FROM applications
-    WHERE id = ANY(@ids::uuid[]) AND status = 'submitted' AND rsvp IS NULL
+    WHERE id = ANY(@ids::uuid[]) AND status = 'submitted' AND rsvp IS NULL AND erased_at IS NULL
 ), changed AS (
     UPDATE applications a
     SET decision = @decision::text, decided_at = now(), rsvp_deadline = sqlc.narg(rsvp_deadline)::timestamptz,
@@ -262,9 +266,10 @@ RETURNING id;
 
 -- name: RsvpWaitlistHead :many
 -- The first n waitlisted applications of an edition, in the order they
--- were waitlisted.
+-- were waitlisted (an erased person's are passed over).
 SELECT a.id FROM applications a
 WHERE a.hackathon_id = @hackathon_id AND a.decision = 'waitlist' AND a.status = 'submitted'
+  AND a.erased_at IS NULL
 ORDER BY a.decided_at, a.id
 LIMIT @n
 FOR UPDATE SKIP LOCKED;
@@ -299,3 +304,62 @@ SELECT a.hackathon_id FROM application_events e JOIN applications a ON a.id = e.
 WHERE e.kind = 'decision' AND e.detail->>'batch_id' = @batch_id::text
 ORDER BY e.id
 LIMIT 1;
+
+-- name: ApplicationsPurge :many
+-- Strips the given applications of every field that could name their
+-- person (contact, demographics, education, experience, links, résumé,
+-- answers, team), keeping status, decision, RSVP, review counts and dates:
+-- retention (erase false) and an erasure (erase true, which also takes
+-- them out of the queue, the admin table and open work). The caller has
+-- deleted their résumé objects and question-bank answers. Safe to repeat.
+UPDATE applications
+SET email = NULL, phone = NULL, discord = NULL, tshirt_size = NULL, dietary_restrictions = NULL,
+    age = NULL, country = NULL, gender = NULL, ethnicity = NULL, university = NULL, program = NULL,
+    year_of_study = NULL, experience_level = NULL, hackathons_attended = NULL, github_url = NULL,
+    linkedin_url = NULL, website_url = NULL, resume_key = NULL, resume_name = NULL, resume_type = NULL,
+    q1_answer = NULL, q2_answer = NULL, team_members = '',
+    purged_at = coalesce(purged_at, now()),
+    erased_at = CASE WHEN @erase::boolean THEN coalesce(erased_at, now()) ELSE erased_at END
+WHERE id = ANY(@ids::uuid[])
+RETURNING id;
+
+-- name: ApplicationsByProfile :many
+-- An erasure: the person's applications in every edition, with their
+-- résumé keys, locked.
+SELECT id, resume_key FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE;
+
+-- name: ApplicationsDeclineOpenOffers :many
+-- An erasure: the person's unanswered offers whose deadline is ahead count
+-- as declined; their batch's RsvpDeadline run frees the places at the
+-- deadline as it does for expired ones (ExpireOffers counts them).
+UPDATE applications SET rsvp = 'declined', rsvp_at = now(), updated_at = now()
+WHERE profile_id = $1 AND decision = 'offer' AND rsvp IS NULL AND now() < rsvp_deadline
+RETURNING id;
+
+-- name: RsvpErasedOffers :one
+-- How many offers of a decision batch (ids) were declined by their
+-- person's erasure before the deadline: places freed like expired ones.
+SELECT count(*)::integer FROM applications
+WHERE id = ANY(@ids::uuid[]) AND decision = 'offer' AND rsvp = 'declined'
+  AND erased_at IS NOT NULL AND rsvp_at <= rsvp_deadline;
+
+-- name: ApplicationsRemoveTeamMember :execrows
+-- An erasure: the address leaves every team list that names it (the
+-- others in each list keep their order).
+UPDATE applications
+SET team_members = coalesce((
+        SELECT string_agg(btrim(t.m), ',' ORDER BY t.ord)
+        FROM unnest(string_to_array(team_members, ',')) WITH ORDINALITY AS t(m, ord)
+        WHERE lower(btrim(t.m)) <> lower(@email::text)), ''),
+    updated_at = now()
+WHERE team_lists_email(team_members, @email::text);
+
+-- name: ApplicationsRetentionBatch :many
+-- Retention: up to max_rows applications not yet purged of editions that
+-- ended (or, with no end, closed) before @ended_before, with their résumé
+-- keys.
+SELECT a.id, a.resume_key FROM hackathons h
+JOIN applications a ON a.hackathon_id = h.id AND a.purged_at IS NULL
+WHERE coalesce(h.ends_at, h.applications_close_at) < @ended_before
+ORDER BY a.hackathon_id, a.id
+LIMIT @max_rows;

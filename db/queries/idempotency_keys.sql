@@ -16,3 +16,7 @@ WHERE actor_id = @actor_id AND route = @route AND key = @key;
 -- name: IdempotencyKeysPrune :execrows
 -- Keys are honoured for a while (see api/idempotency.go); older ones go.
 DELETE FROM idempotency_keys WHERE created_at < @before;
+
+-- name: IdempotencyKeysDeleteForActor :execrows
+-- An erasure: the stored answers of the person's requests go.
+DELETE FROM idempotency_keys WHERE actor_id = $1;

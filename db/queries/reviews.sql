@@ -11,7 +11,7 @@ WITH ins AS (
     INSERT INTO reviews (application_id, hackathon_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
     SELECT a.id, a.hackathon_id, @reviewer_id, @resume_score, @links_score, @q1_score, @q2_score
     FROM applications a
-    WHERE a.id = @application_id AND a.status = 'submitted' AND a.profile_id <> @reviewer_id
+    WHERE a.id = @application_id AND a.status = 'submitted' AND a.erased_at IS NULL AND a.profile_id <> @reviewer_id
       AND a.hackathon_id = hackathon_current_id()
       AND NOT team_lists_email(a.team_members, @reviewer_email::text)
     ON CONFLICT (application_id, reviewer_id) DO NOTHING

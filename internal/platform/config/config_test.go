@@ -14,7 +14,7 @@ var envNames = []string{
 	"HTTP_ADDR", "PUBLIC_URL", "S3_ENDPOINT", "S3_REGION", "S3_BUCKET",
 	"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "MAIL_DRIVER", "MAIL_FROM",
 	"SMTP_URL", "SES_REGION", "LOG_FORMAT", "RECEIPT_SENDER_DOMAINS", "RESUME_CLEANUP_GRACE",
-	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY", "WEB_DIR",
+	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY", "WEB_DIR", "ERASURE_GRACE", "RETENTION_DAYS",
 }
 
 // clearEnv unsets every variable FromEnv reads for the rest of the test.
@@ -95,6 +95,26 @@ func TestFromEnv(t *testing.T) {
 		}
 	})
 
+	t.Run("OKPersonalData", func(t *testing.T) {
+		clearEnv(t)
+		if got := FromEnv(); got.ErasureGrace != 168*time.Hour || got.RetentionDays != 365 {
+			t.Errorf("defaults: ErasureGrace %v RetentionDays %d, want 168h and 365", got.ErasureGrace, got.RetentionDays)
+		}
+		t.Setenv("ERASURE_GRACE", "90s")
+		t.Setenv("RETENTION_DAYS", "30")
+		if got := FromEnv(); got.ErasureGrace != 90*time.Second || got.RetentionDays != 30 {
+			t.Errorf("got ErasureGrace %v RetentionDays %d, want 90s and 30", got.ErasureGrace, got.RetentionDays)
+		}
+		t.Setenv("ERASURE_GRACE", "a week")
+		t.Setenv("RETENTION_DAYS", "a year")
+		c := complete()
+		got := FromEnv()
+		c.ErasureGrace, c.RetentionDays = got.ErasureGrace, got.RetentionDays
+		if err := c.Validate(RoleServe); err == nil || !strings.Contains(err.Error(), "ERASURE_GRACE") {
+			t.Errorf("a malformed ERASURE_GRACE: Validate = %v", err)
+		}
+	})
+
 	t.Run("OKBadGraceKeepsDefault", func(t *testing.T) {
 		clearEnv(t)
 		t.Setenv("RESUME_CLEANUP_GRACE", "soon")
@@ -170,6 +190,8 @@ func TestValidate(t *testing.T) {
 		}, ""},
 		{"ErrDues", RoleServe, func(c *Config) { c.MembershipDuesCents = -1 }, "MEMBERSHIP_DUES_CENTS"},
 		{"ErrBroadcastRate", RoleWorker, func(c *Config) { c.BroadcastRate = 0 }, "BROADCAST_RATE"},
+		{"ErrErasureGrace", RoleServe, func(c *Config) { c.ErasureGrace = -1 }, "ERASURE_GRACE"},
+		{"ErrRetentionDays", RoleWorker, func(c *Config) { c.RetentionDays = 0 }, "RETENTION_DAYS"},
 		{"ErrWebhookConcurrency", RoleServe, func(c *Config) { c.WebhookConcurrency = 0 }, "WEBHOOK_CONCURRENCY"},
 		{"ErrWebhookConcurrencyHigh", RoleServe, func(c *Config) { c.WebhookConcurrency = 1001 }, "WEBHOOK_CONCURRENCY"},
 		{"OKWebDir", RoleServe, func(c *Config) { c.WebDir = "." }, ""},

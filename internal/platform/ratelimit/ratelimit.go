@@ -43,6 +43,9 @@ type Limits struct {
 	SignupPerIP, ResetPerIP                       Limit
 	// SearchPerCaller limits team-member search per signed-in account.
 	SearchPerCaller Limit
+	// ExportPerCaller limits downloads of one's own data (a ZIP of every
+	// file the club holds) per signed-in account.
+	ExportPerCaller Limit
 }
 
 // Defaults never lock an account; they slow guessing, hashing and mailing
@@ -56,12 +59,13 @@ var Defaults = Limits{
 	SignupPerIP:      Limit{Requests: 10, Window: time.Hour},
 	ResetPerIP:       Limit{Requests: 10, Window: 15 * time.Minute},
 	SearchPerCaller:  Limit{Requests: 60, Window: time.Minute},
+	ExportPerCaller:  Limit{Requests: 5, Window: time.Hour},
 }
 
 // Limiters are a server's limits, each under its own name, on one set of
 // counters.
 type Limiters struct {
-	LoginIP, LoginFailures, ForgotIP, ForgotEmailIP, ForgotEmail, SignupIP, ResetIP, Search *Limiter
+	LoginIP, LoginFailures, ForgotIP, ForgotEmailIP, ForgotEmail, SignupIP, ResetIP, Search, Export *Limiter
 }
 
 // New counts l (a zero Limit takes its default) in store. A nil log is
@@ -94,6 +98,7 @@ func NewCounted(l Limits, store *db.Store, log *slog.Logger, m *metrics.Metrics)
 		SignupIP:      pick("signup-ip", l.SignupPerIP, d.SignupPerIP),
 		ResetIP:       pick("reset-ip", l.ResetPerIP, d.ResetPerIP),
 		Search:        pick("search", l.SearchPerCaller, d.SearchPerCaller),
+		Export:        pick("export", l.ExportPerCaller, d.ExportPerCaller),
 	}
 }
 

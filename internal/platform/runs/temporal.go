@@ -24,6 +24,7 @@ import (
 var Kinds = []workflows.Kind{
 	workflows.KindHiring, workflows.KindReceipt, workflows.KindTerm, workflows.KindFoundry,
 	workflows.KindResume, workflows.KindRsvp, workflows.KindBroadcast, workflows.KindEmail, workflows.KindApplicationWindow,
+	workflows.KindErase, workflows.KindRetention,
 }
 
 // StatusOf maps a Temporal execution status.

@@ -36,6 +36,11 @@ const (
 	// ahead; a quarter of an hour late is harmless.
 	TermReconcileID    = "hackdesk-term-reconcile"
 	TermReconcileEvery = 15 * time.Minute
+	// RetentionID runs Retention: purging what is past its retention
+	// (docs/privacy.md). Retention is counted in days; once a day is
+	// enough.
+	RetentionID    = "hackdesk-retention"
+	RetentionEvery = 24 * time.Hour
 )
 
 // Schedule is one schedule's definition.
@@ -57,6 +62,8 @@ func All(taskQueue, publicURL string) []Schedule {
 		{ID: TermReconcileID, Every: TermReconcileEvery, Workflow: "TermReconcile", Kind: workflows.KindReconcile,
 			Args:    []any{workflows.TermReconcileInput{PublicURL: publicURL}},
 			Summary: "Restart the missing window workflow of each term and hackathon edition with a window ahead"},
+		{ID: RetentionID, Every: RetentionEvery, Workflow: "Retention", Kind: workflows.KindRetention,
+			Summary: "Purge personal data past its retention"},
 	}
 }
 
