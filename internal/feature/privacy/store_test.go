@@ -15,8 +15,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
-	"hackdesk/dev/testenv"
 	"hackdesk/dev/receipttest"
+	"hackdesk/dev/testenv"
 	"hackdesk/internal/feature/application"
 	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/feature/review"
