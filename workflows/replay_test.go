@@ -1,8 +1,6 @@
 package workflows_test
 
 import (
-	"encoding/base64"
-	"hackdesk/internal/platform/payloadcodec"
 	"testing"
 	"time"
 
@@ -10,6 +8,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/payloadcodec"
 	"hackdesk/workflows"
 )
 
@@ -74,10 +74,10 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 
 // newReplayer is a replayer with the payload codec in place, as every
 // worker has it: plaintext histories (recorded before encryption) and
-// encrypted ones must both replay.
+// encrypted ones (recorded under testenv.PayloadKeys) must both replay.
 func newReplayer(t *testing.T) worker.WorkflowReplayer {
 	t.Helper()
-	codec, err := payloadcodec.FromEnv("test:" + base64.StdEncoding.EncodeToString(make([]byte, 32)))
+	codec, err := payloadcodec.FromEnv(testenv.PayloadKeys)
 	if err != nil {
 		t.Fatal(err)
 	}

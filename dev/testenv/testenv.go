@@ -43,8 +43,11 @@ const TimeZone = "America/St_Johns"
 const templateDB = "hackdesk_template"
 
 var (
-	// PayloadKeys is the TEMPORAL_PAYLOAD_KEYS of every test's Config.
-	PayloadKeys = "test:" + base64.StdEncoding.EncodeToString([]byte(randomHex(16)))
+	// PayloadKeys is the TEMPORAL_PAYLOAD_KEYS of every test's Config: a
+	// fixed test key (32 zero bytes), the one the replay tests decode
+	// recorded histories with, so a history recorded from a test run
+	// (RECORD_HISTORIES=1) stays encrypted and replays.
+	PayloadKeys = "test:" + base64.StdEncoding.EncodeToString(make([]byte, 32))
 	// signingKey is the SIGNING_KEY of every test's Config.
 	signingKey = base64.StdEncoding.EncodeToString([]byte(randomHex(16)))
 	shared     *devstack.Stack
@@ -219,7 +222,8 @@ func Store(t testing.TB) *db.Store {
 
 // Config is a configuration for one test: a fresh database, the shared
 // Temporal server and bucket, a private task queue, the log mail driver,
-// a two-second grace before replaced resumes are deleted, and the
+// a two-second grace before replaced resumes are deleted, a short pause
+// before an erasure's tombstone, and the
 // stand-in GitHub (FakeGitHub) as code host.
 func Config(t testing.TB) config.Config {
 	t.Helper()
@@ -230,6 +234,7 @@ func Config(t testing.TB) config.Config {
 	cfg.PublicURL = "http://hackdesk.test"
 	cfg.MailDriver = "log"
 	cfg.ResumeCleanupGrace = 2 * time.Second
+	cfg.ErasureSettle = 200 * time.Millisecond
 	cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = gitHub.Token(), gitHub.Org(), gitHub.URL()
 	cfg.FoundryPollInterval = 200 * time.Millisecond
 	cfg.SigningKey = signingKey

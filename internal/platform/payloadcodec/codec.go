@@ -12,6 +12,7 @@
 package payloadcodec
 
 import (
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -175,20 +176,20 @@ func (c *Codec) Decode(payloads []*commonpb.Payload) ([]*commonpb.Payload, error
 		id := string(p.GetMetadata()[MetadataKeyID])
 		aead, ok := c.aeads[id]
 		if !ok {
-			return nil, fmt.Errorf("payload codec: payload encrypted with key id %q, which %s does not hold", printable(id), Env)
+			return nil, fmt.Errorf("payload codec: payload encrypted with key id %q, which %s does not hold: %w", printable(id), Env, ErrUndecryptable)
 		}
 		data := p.GetData()
 		if len(data) < aead.NonceSize()+aead.Overhead() {
-			return nil, fmt.Errorf("payload codec: payload under key id %q is too short to be ciphertext", printable(id))
+			return nil, fmt.Errorf("payload codec: payload under key id %q is too short to be ciphertext: %w", printable(id), ErrUndecryptable)
 		}
 		nonce, sealed := data[:aead.NonceSize()], data[aead.NonceSize():]
 		plain, err := aead.Open(nil, nonce, sealed, []byte(id))
 		if err != nil {
-			return nil, fmt.Errorf("payload codec: payload under key id %q fails authentication (wrong key material or altered data)", printable(id))
+			return nil, fmt.Errorf("payload codec: payload under key id %q fails authentication (wrong key material or altered data): %w", printable(id), ErrUndecryptable)
 		}
 		var orig commonpb.Payload
 		if err := proto.Unmarshal(plain, &orig); err != nil {
-			return nil, fmt.Errorf("payload codec: payload under key id %q does not hold a payload", printable(id))
+			return nil, fmt.Errorf("payload codec: payload under key id %q does not hold a payload: %w", printable(id), ErrUndecryptable)
 		}
 		out[i] = &orig
 	}
@@ -203,10 +204,61 @@ func printable(id string) string {
 	return "(malformed)"
 }
 
+// ErrUndecryptable is in the chain of every Decode error: a payload under
+// a key the codec does not hold, or that fails authentication.
+var ErrUndecryptable = errors.New("payload cannot be decrypted")
+
 // DataConverter is the default data converter with every payload passing
-// through the codec.
+// through the codec. Inside workflow code (a workflow's input, signals,
+// activity and child results) a payload that cannot be decrypted panics
+// instead of returning its error: the SDK then fails the workflow task,
+// which Temporal retries, rather than the workflow (an error there would
+// fail the run for good, when putting the key back into
+// TEMPORAL_PAYLOAD_KEYS resumes it). Clients (the API, the codec server)
+// get the error.
 func DataConverter(c *Codec) converter.DataConverter {
-	return converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), c)
+	return workflowSafe{converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), c)}
+}
+
+// workflowSafe hands workflow code a converter that panics on
+// ErrUndecryptable (panicOnUndecryptable); everywhere else it is the
+// plain converter.
+type workflowSafe struct{ converter.DataConverter }
+
+var _ converter.ContextAware = workflowSafe{}
+
+func (w workflowSafe) WithWorkflowContext(ctx converter.WorkflowContext) converter.DataConverter {
+	inner := w.DataConverter
+	if ca, ok := inner.(converter.ContextAware); ok {
+		inner = ca.WithWorkflowContext(ctx)
+	}
+	return panicOnUndecryptable{inner}
+}
+
+func (w workflowSafe) WithContext(ctx context.Context) converter.DataConverter {
+	if ca, ok := w.DataConverter.(converter.ContextAware); ok {
+		return ca.WithContext(ctx)
+	}
+	return w.DataConverter
+}
+
+// panicOnUndecryptable panics with the decode error (it names the key id)
+// when a payload cannot be decrypted.
+type panicOnUndecryptable struct{ converter.DataConverter }
+
+func (p panicOnUndecryptable) FromPayload(payload *commonpb.Payload, valuePtr any) error {
+	return undecryptablePanics(p.DataConverter.FromPayload(payload, valuePtr))
+}
+
+func (p panicOnUndecryptable) FromPayloads(payloads *commonpb.Payloads, valuePtrs ...any) error {
+	return undecryptablePanics(p.DataConverter.FromPayloads(payloads, valuePtrs...))
+}
+
+func undecryptablePanics(err error) error {
+	if errors.Is(err, ErrUndecryptable) {
+		panic(err)
+	}
+	return err
 }
 
 // FailureConverter encodes failure messages and stack traces as payloads
