@@ -153,6 +153,9 @@ func TestReplay(t *testing.T) {
 		"testdata/application_window_reminder.json",
 		"testdata/application_window_rearm.json",
 		"testdata/application_window_e2e.json",
+		"testdata/account_erasure.json",
+		"testdata/account_erasure_kept.json",
+		"testdata/retention.json",
 	} {
 		t.Run(file, func(t *testing.T) {
 			t.Parallel()

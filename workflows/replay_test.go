@@ -54,6 +54,12 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/application_window.json", "ApplicationWindow", func(ctx workflow.Context, _ workflows.ApplicationWindowInput) (workflows.ApplicationWindowResult, error) {
 			return workflows.ApplicationWindowResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/account_erasure.json", "AccountErasure", func(ctx workflow.Context, _ workflows.AccountErasureInput) (workflows.AccountErasureResult, error) {
+			return workflows.AccountErasureResult{}, sleepFirst(ctx)
+		}},
+		{"testdata/retention.json", "Retention", func(ctx workflow.Context) (workflows.RetentionResult, error) {
+			return workflows.RetentionResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
 			// The activity before the grace period instead of after it.
 			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
