@@ -2,7 +2,6 @@ package activities
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -199,13 +198,7 @@ type RecordRetentionInput struct {
 // RecordRetentionRun records a run (once per workflow id), for the
 // operator page.
 func (a *RetentionActivities) RecordRetentionRun(ctx context.Context, in RecordRetentionInput) error {
-	purged, err := json.Marshal(in.Purged)
-	if err != nil {
-		return err
-	}
-	_, err = a.Store.Queries.RetentionRunRecord(ctx, db.RetentionRunRecordParams{
-		WorkflowID: in.WorkflowID, RetentionDays: int32(a.days()), StartedAt: in.StartedAt, Purged: purged})
-	return err
+	return privacy.RecordRun(ctx, a.Store.Queries, in.WorkflowID, a.days(), in.StartedAt, in.Purged)
 }
 
 func (a *RetentionActivities) days() int {

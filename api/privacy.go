@@ -12,7 +12,6 @@ import (
 	"hackdesk/internal/feature/account"
 	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/platform/apperr"
-	"hackdesk/internal/platform/auth"
 	"hackdesk/internal/platform/ratelimit"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
@@ -41,17 +40,12 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
 	if err := allow(full(w, s.limits.LoginFailures, failures)); err != nil {
 		return err
 	}
-	hash, err := s.store.Queries.ProfilePasswordHash(ctx, me.ProfileID)
-	if err != nil {
-		return err
+	err := privacy.CheckPassword(ctx, s.store.Queries, me.ProfileID, req.Password)
+	if errors.Is(err, privacy.ErrWrongPassword) {
+		s.limits.LoginFailures.Fail(ctx, failures)
 	}
-	ok, err := auth.VerifyPassword(ctx, req.Password, hash)
 	if err != nil {
 		return hashErr(w, err)
-	}
-	if !ok {
-		s.limits.LoginFailures.Fail(ctx, failures)
-		return privacy.ErrWrongPassword
 	}
 	var sch privacy.Scheduled
 	err = s.store.InTx(ctx, func(q *db.Queries) (err error) {
@@ -213,21 +207,15 @@ type erasureJSON struct {
 // did not answer in time or the run has ended).
 func (s *Server) adminErasures(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	rows, err := s.store.Queries.ProfileErasures(ctx)
+	rows, err := privacy.Erasures(ctx, s.store.Queries)
 	if err != nil {
 		return err
 	}
 	out := make([]erasureJSON, 0, len(rows))
 	for _, row := range rows {
-		e := erasureJSON{ProfileID: row.ID.String(), RequestedAt: row.EraseRequestedAt.UTC(), EraseAt: row.EraseAt.UTC(),
-			ErasingAt: row.ErasingAt, ErasedAt: row.ErasedAt, Status: "scheduled",
-			WorkflowID: workflows.AccountErasureID(row.ID)}
-		switch {
-		case row.ErasedAt != nil:
-			e.Status = "erased"
-		case row.ErasingAt != nil:
-			e.Status = "erasing"
-		}
+		e := erasureJSON{ProfileID: row.ProfileID.String(), RequestedAt: row.RequestedAt.UTC(), EraseAt: row.EraseAt.UTC(),
+			ErasingAt: row.ErasingAt, ErasedAt: row.ErasedAt, Status: row.Status(),
+			WorkflowID: workflows.AccountErasureID(row.ProfileID)}
 		if u := s.cfg.RunURL(e.WorkflowID, ""); u != "" {
 			e.RunURL = &u
 		}
@@ -251,15 +239,9 @@ func (s *Server) adminErasures(w http.ResponseWriter, r *http.Request) error {
 // and the last retention run (null before the first): when it ran and
 // what it purged, by kind.
 func (s *Server) adminRetention(w http.ResponseWriter, r *http.Request) error {
-	var last any
-	run, err := s.store.Queries.RetentionRunLast(r.Context())
-	switch {
-	case errors.Is(err, db.ErrNotFound):
-	case err != nil:
+	last, err := privacy.LastRun(r.Context(), s.store.Queries)
+	if err != nil {
 		return err
-	default:
-		last = map[string]any{"workflow_id": run.WorkflowID, "retention_days": run.RetentionDays,
-			"started_at": run.StartedAt.UTC(), "finished_at": run.FinishedAt.UTC(), "purged": run.Purged}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"retention_days": s.cfg.RetentionDays, "last_run": last})
 	return nil

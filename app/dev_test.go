@@ -194,7 +194,8 @@ func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 	for _, c := range []struct {
 		id, workflow string
 		every        time.Duration
-	}{{schedules.SweepID, "Sweep", schedules.SweepEvery}, {schedules.TermReconcileID, "TermReconcile", schedules.TermReconcileEvery}} {
+	}{{schedules.SweepID, "Sweep", schedules.SweepEvery}, {schedules.TermReconcileID, "TermReconcile", schedules.TermReconcileEvery},
+		{schedules.RetentionID, "Retention", schedules.RetentionEvery}} {
 		desc, err := d.Temporal.ScheduleClient().GetHandle(ctx, c.id).Describe(ctx)
 		if err != nil {
 			t.Fatalf("schedule %s after start-up: %v", c.id, err)
@@ -207,11 +208,11 @@ func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 		}
 	}
 	again, err := d.EnsureSchedules(ctx)
-	if err != nil || len(again.Created)+len(again.Updated) != 0 || len(again.Unchanged) != 2 {
-		t.Fatalf("second start: %+v, %v; want both unchanged", again, err)
+	if err != nil || len(again.Created)+len(again.Updated) != 0 || len(again.Unchanged) != 3 {
+		t.Fatalf("second start: %+v, %v; want all three unchanged", again, err)
 	}
 	// The list (what the UI's Schedules page shows) is eventually
-	// consistent: it comes to hold the two, and only them.
+	// consistent: it comes to hold the three, and only them.
 	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
 		iter, err := d.Temporal.ScheduleClient().List(ctx, client.ScheduleListOptions{})
 		if err != nil {
@@ -226,7 +227,7 @@ func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 			ids = append(ids, e.ID)
 		}
 		sort.Strings(ids)
-		return slices.Equal(ids, []string{schedules.SweepID, schedules.TermReconcileID}), fmt.Sprintf("schedules listed: %v", ids)
+		return slices.Equal(ids, []string{schedules.RetentionID, schedules.SweepID, schedules.TermReconcileID}), fmt.Sprintf("schedules listed: %v", ids)
 	})
 }
 

@@ -3,6 +3,7 @@ package privacy
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"hackdesk/db"
 	"hackdesk/internal/feature/account"
 	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/auth"
 	"hackdesk/internal/platform/mail"
 )
 
@@ -42,6 +44,58 @@ func (r *DeleteRequest) Validate() apperr.Fields {
 		f.Add("password", "is required")
 	}
 	return f
+}
+
+// CheckPassword checks account id's password before its erasure:
+// ErrWrongPassword when it is not the one (an argon2id hash is spent,
+// auth.ErrBusy wrapped when no hashing slot frees up in time).
+func CheckPassword(ctx context.Context, q *db.Queries, id uuid.UUID, password string) error {
+	hash, err := q.ProfilePasswordHash(ctx, id)
+	if err != nil {
+		return err
+	}
+	ok, err := auth.VerifyPassword(ctx, password, hash)
+	if err != nil {
+		return fmt.Errorf("erasure: %w", err)
+	}
+	if !ok {
+		return ErrWrongPassword
+	}
+	return nil
+}
+
+// Erasure is one erasure as the operator page lists it.
+type Erasure struct {
+	ProfileID   uuid.UUID
+	RequestedAt time.Time
+	EraseAt     time.Time
+	ErasingAt   *time.Time
+	ErasedAt    *time.Time
+}
+
+// Status is scheduled, erasing or erased.
+func (e Erasure) Status() string {
+	switch {
+	case e.ErasedAt != nil:
+		return StateErased
+	case e.ErasingAt != nil:
+		return StateErasing
+	}
+	return StateScheduled
+}
+
+// Erasures are the erasures scheduled or under way and those finished in
+// the last 30 days (at most 100), the soonest first.
+func Erasures(ctx context.Context, q *db.Queries) ([]Erasure, error) {
+	rows, err := q.ProfileErasures(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Erasure, len(rows))
+	for i, r := range rows {
+		out[i] = Erasure{ProfileID: r.ID, RequestedAt: r.EraseRequestedAt, EraseAt: r.EraseAt, ErasingAt: r.ErasingAt, ErasedAt: r.ErasedAt}
+	}
+	return out, nil
 }
 
 // Errors of an erasure request, as the API answers them.

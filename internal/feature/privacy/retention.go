@@ -2,6 +2,8 @@ package privacy
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
@@ -170,4 +172,38 @@ type Purged struct {
 	Tokens       int `json:"tokens"`
 	OutboxInputs int `json:"outbox_inputs"`
 	AccessLog    int `json:"access_log"`
+}
+
+// Run is a retention run as recorded.
+type Run struct {
+	WorkflowID    string          `json:"workflow_id"`
+	RetentionDays int32           `json:"retention_days"`
+	StartedAt     time.Time       `json:"started_at"`
+	FinishedAt    time.Time       `json:"finished_at"`
+	Purged        json.RawMessage `json:"purged"`
+}
+
+// RecordRun records what run workflowID purged, once per run (again, it
+// rewrites the counts).
+func RecordRun(ctx context.Context, q *db.Queries, workflowID string, retentionDays int, startedAt time.Time, p Purged) error {
+	purged, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	_, err = q.RetentionRunRecord(ctx, db.RetentionRunRecordParams{
+		WorkflowID: workflowID, RetentionDays: int32(retentionDays), StartedAt: startedAt, Purged: purged})
+	return err
+}
+
+// LastRun is the latest retention run; nil before the first.
+func LastRun(ctx context.Context, q *db.Queries) (*Run, error) {
+	r, err := q.RetentionRunLast(ctx)
+	if errors.Is(err, db.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Run{WorkflowID: r.WorkflowID, RetentionDays: r.RetentionDays, StartedAt: r.StartedAt.UTC(),
+		FinishedAt: r.FinishedAt.UTC(), Purged: r.Purged}, nil
 }

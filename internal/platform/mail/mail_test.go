@@ -79,7 +79,7 @@ func TestRender(t *testing.T) {
 			for _, k := range tpl.needs {
 				data[k] = "x"
 			}
-			data["unsubscribe"] = "https://u.example/x"
+			data["unsubscribe"], data["chat"] = "https://u.example/x", "https://chat.example/x"
 			got, err := Render(kind, data)
 			if err != nil {
 				t.Fatalf("%s: %v", kind, err)
