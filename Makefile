@@ -58,8 +58,17 @@ help: ## list the targets
 
 tools: $(TOOLS) ## build the pinned Temporal CLI, sqlc and versitygw into ./bin (once)
 
-build: ## build ./bin/hackdesk
-	go build -o $(HACKDESK) ./cmd/hackdesk
+# The build id Temporal's Worker Versioning routes pinned workflows by
+# (hackdesk version): the commit's short hash, and for a tree with
+# uncommitted changes to tracked files "-dirty-" and a hash of the diff, so
+# two different builds never share an id. REVISION=... overrides it.
+REVISION ?= $(shell rev=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	if [ -n "$$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then \
+	  rev="$$rev-dirty-$$(git diff HEAD | sha256sum | cut -c1-8)"; fi; echo $$rev)
+LDFLAGS := -X hackdesk/internal/platform/version.Revision=$(REVISION)
+
+build: ## build ./bin/hackdesk, stamped with its build id (REVISION)
+	go build -ldflags "$(LDFLAGS)" -o $(HACKDESK) ./cmd/hackdesk
 
 run: tools build ## run the whole stack on loopback (PostgreSQL, Temporal + UI, S3, worker, API)
 	$(HACKDESK) dev
@@ -70,7 +79,7 @@ run: tools build ## run the whole stack on loopback (PostgreSQL, Temporal + UI, 
 test: tools ## run every test against a throw-away stack
 	go test -count=1 -timeout 20m -parallel 8 ./...
 
-reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injection on the real stack (toxiproxy, SIGKILLs, two replicas); table in docs/reliability.md (< 12 min)
+reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injection on the real stack (toxiproxy, SIGKILLs, two replicas, an upgrade from RELIABILITY_UPGRADE_FROM, default HEAD~1); table in docs/reliability.md (< 15 min)
 	go run ./dev/reliability
 
 bench: tools build ## measure the hot paths against pgbench on a seeded throw-away stack (< 10 min)
@@ -124,11 +133,12 @@ web/node_modules/.package-lock.json: web/package-lock.json
 	$(WEB_NPM) ci --no-audit --no-fund
 	@touch $@
 
-web: web/node_modules/.package-lock.json ## build the front end: npm ci, API types and rules, svelte-check, vitest, vite build
+web: web/node_modules/.package-lock.json ## build the front end: npm ci, API types and rules, svelte-check, vitest, vite build, the pages' JS budget
 	$(WEB_NPM) run gen
 	$(WEB_NPM) run check
 	$(WEB_NPM) test
 	$(WEB_NPM) run build
+	$(WEB_NPM) run budget
 	cp web/node_modules/axe-core/axe.min.js dev/testenv/browser/axe.min.js
 
 # The dev loop builds into web/dev-dist (not web/dist, which Go embeds: a

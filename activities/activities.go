@@ -65,6 +65,8 @@ type Deps struct {
 	DuesCents int64
 	// RetentionDays is RETENTION_DAYS (RetentionActivities).
 	RetentionDays int
+	// PublicURL is the worker's PUBLIC_URL (TermActivities.PublicURL).
+	PublicURL string
 }
 
 // Set is every activity struct of the service, as the worker registers
@@ -94,12 +96,12 @@ func NewSet(d Deps) Set {
 		Resume:    &ResumeActivities{Store: d.Store, Blob: d.Blob},
 		Hiring:    &HiringActivities{Store: d.Store},
 		Foundry:   &FoundryActivities{Store: d.Store, Host: d.CodeHost},
-		Term:      &TermActivities{Store: d.Store},
+		Term:      &TermActivities{Store: d.Store, PublicURL: d.PublicURL},
 		Headshot:  &HeadshotActivities{Store: d.Store, Blob: d.Blob},
 		Receipt:   &ReceiptActivities{Store: d.Store, DuesCents: d.DuesCents},
 		Broadcast: &BroadcastActivities{Store: d.Store, Email: email, Unsubscribe: d.Unsubscribe, Rate: d.BroadcastRate},
 		Sweep:     &SweepActivities{Store: d.Store},
-		Hackathon: &HackathonActivities{Store: d.Store, Unsubscribe: d.Unsubscribe},
+		Hackathon: &HackathonActivities{Store: d.Store, Unsubscribe: d.Unsubscribe, PublicURL: d.PublicURL},
 		Erasure:   &ErasureActivities{Store: d.Store, Blob: d.Blob},
 		Retention: &RetentionActivities{Store: d.Store, Blob: d.Blob, RetentionDays: d.RetentionDays},
 	}

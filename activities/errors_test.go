@@ -63,7 +63,7 @@ func TestWorkerStopsRetryingConstraintViolations(t *testing.T) {
 	cfg := testenv.Config(t)
 	store := testenv.Store(t)
 	tc := testenv.Temporal(t, cfg)
-	w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(activities.Deps{Store: store}))
+	w := hdworker.New(tc, testenv.WorkerOptions(cfg), activities.NewSet(activities.Deps{Store: store}))
 	w.RegisterWorkflowWithOptions(func(ctx workflow.Context, in activities.TermWindowCloseInput) (int, error) {
 		ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: 30 * time.Second, ScheduleToCloseTimeout: 24 * time.Hour,
@@ -73,11 +73,12 @@ func TestWorkerStopsRetryingConstraintViolations(t *testing.T) {
 		var n int
 		err := workflow.ExecuteActivity(ctx, a.RecordWindowClosed, in).Get(ctx, &n)
 		return n, err
-	}, workflow.RegisterOptions{Name: "RecordCloseOfMissingTerm"})
+	}, workflow.RegisterOptions{Name: "RecordCloseOfMissingTerm", VersioningBehavior: workflow.VersioningBehaviorPinned})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
+	testenv.MakeCurrent(t, tc, testenv.WorkerOptions(cfg))
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()

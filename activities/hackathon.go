@@ -21,6 +21,9 @@ type HackathonActivities struct {
 	// Unsubscribe signs the unsubscribe links of the reminders (from
 	// SIGNING_KEY); nil makes RecordApplicationReminders refuse.
 	Unsubscribe *signing.Signer
+	// PublicURL is the worker's PUBLIC_URL: the links of a restarted
+	// ApplicationWindow whose start named none.
+	PublicURL string
 }
 
 // The inputs and outputs of the window activities are the hackathon
@@ -98,5 +101,24 @@ func (a *HackathonActivities) RecordApplicationSummary(ctx context.Context, in A
 // HackathonsWithFutureWindows lists the editions whose opening or close is
 // ahead, oldest first (TermReconcile restarts their missing runs).
 func (a *HackathonActivities) HackathonsWithFutureWindows(ctx context.Context) ([]FutureApplicationWindow, error) {
-	return hackathon.FutureWindows(ctx, a.Store.Queries, time.Now())
+	all, err := hackathon.FutureWindows(ctx, a.Store.Queries, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FutureApplicationWindow, 0, len(all))
+	for _, e := range all {
+		// As for terms: a run an operator stopped stays stopped until the
+		// dates change or an admin retries it.
+		stopped, err := stoppedByOperator(ctx, hackathon.WindowWorkflowID(e.HackathonID))
+		if err != nil {
+			return nil, err
+		}
+		if !stopped {
+			if e.PublicURL == "" {
+				e.PublicURL = a.PublicURL
+			}
+			out = append(out, e)
+		}
+	}
+	return out, nil
 }

@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/activity"
 
 	"hackdesk/db"
 	"hackdesk/internal/feature/onboarding"
@@ -16,6 +19,10 @@ import (
 // onboarding package's function in a transaction.
 type TermActivities struct {
 	Store *db.Store
+	// PublicURL is the worker's PUBLIC_URL: the site address of a
+	// restarted TermWindow run whose term's own start does not say
+	// (TermsWithFutureWindows).
+	PublicURL string
 }
 
 // TermWindowEmailsInput names one form window of a term.
@@ -84,10 +91,58 @@ func (a *TermActivities) RecordWindowClosed(ctx context.Context, in TermWindowCl
 
 // FutureWindowTerm is a term with a form window yet to close, as the term
 // reconciler starts its TermWindow workflow.
-type FutureWindowTerm = onboarding.WindowTerm
+type FutureWindowTerm struct {
+	TermID   uuid.UUID
+	TermName string
+	Windows  TermDates
+	// PublicURL is the site address the term's TermWindow was last
+	// queued with (the API's PUBLIC_URL), else the worker's.
+	PublicURL string
+}
 
 // TermsWithFutureWindows lists the terms with a form window that closes
-// after now, oldest first (TermReconcile).
+// after now, oldest first, whose TermWindow run the term reconciler may
+// start: every one but those whose latest run an operator stopped
+// (terminated or cancelled). A stopped run stays stopped until the term's
+// dates change (the API's signal-with-start starts a new run) or an admin
+// restarts it from the operator page (a retry).
 func (a *TermActivities) TermsWithFutureWindows(ctx context.Context) ([]FutureWindowTerm, error) {
-	return onboarding.FutureWindows(ctx, a.Store.Queries, time.Now())
+	terms, err := onboarding.FutureWindows(ctx, a.Store.Queries, time.Now())
+	if err != nil {
+		return nil, err
+	}
+	out := make([]FutureWindowTerm, 0, len(terms))
+	for _, t := range terms {
+		stopped, err := stoppedByOperator(ctx, onboarding.WindowWorkflowID(t.TermID))
+		if err != nil {
+			return nil, err
+		}
+		if stopped {
+			continue
+		}
+		url, err := onboarding.WindowPublicURL(ctx, a.Store.Queries, t.TermID, a.PublicURL)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, FutureWindowTerm{TermID: t.TermID, TermName: t.TermName, PublicURL: url, Windows: t.Windows})
+	}
+	return out, nil
+}
+
+// stoppedByOperator reports whether the latest run of workflowID was
+// terminated or cancelled; a workflow with no run is not.
+func stoppedByOperator(ctx context.Context, workflowID string) (bool, error) {
+	d, err := activity.GetClient(ctx).DescribeWorkflowExecution(ctx, workflowID, "")
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	switch d.GetWorkflowExecutionInfo().GetStatus() {
+	case enumspb.WORKFLOW_EXECUTION_STATUS_TERMINATED, enumspb.WORKFLOW_EXECUTION_STATUS_CANCELED:
+		return true, nil
+	}
+	return false, nil
 }

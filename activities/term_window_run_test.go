@@ -34,10 +34,11 @@ func TestTermWindowSignalWithItsTimer(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := func() func() {
-		w := hdworker.New(tc, cfg.TaskQueue, activities.NewSet(activities.Deps{Store: store}))
+		w := hdworker.New(tc, testenv.WorkerOptions(cfg), activities.NewSet(activities.Deps{Store: store}))
 		if err := w.Start(); err != nil {
 			t.Fatal(err)
 		}
+		testenv.MakeCurrent(t, tc, testenv.WorkerOptions(cfg))
 		return w.Stop
 	}
 	progress := func(want string) {

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+
+	"hackdesk/internal/platform/searchattrs"
 )
 
 func debugStack() []byte { return debug.Stack() }
@@ -24,8 +26,10 @@ type outboxLag struct {
 }
 
 // readiness is what /readyz and the operator's page report: each check
-// (database, temporal) "ok" or "unavailable", and the outbox's backlog
-// (nil when the database did not answer).
+// (database, temporal) "ok" or "unavailable", search_attributes "ok",
+// "missing" (not ready: every workflow start would fail) or "unknown"
+// (could not be read; Temporal's own check says whether it answers), and
+// the outbox's backlog (nil when the database did not answer).
 type readiness struct {
 	Ready  bool
 	Checks map[string]string
@@ -52,11 +56,19 @@ func (s *Server) checkReadiness(ctx context.Context) readiness {
 	} else if _, err := s.temporal.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
 		rd.Checks["temporal"], rd.Ready = "unavailable", false
 	}
+	if s.searchAttrs != nil {
+		r := s.searchAttrs.Check(ctx)
+		rd.Checks["search_attributes"] = r.Status
+		if r.Status == searchattrs.Missing {
+			rd.Ready = false
+		}
+	}
 	return rd
 }
 
 // readyz answers 200 only when the database and Temporal both answer
-// within two seconds. It also reports the outbox's backlog (pending starts
+// within two seconds and the namespace has the workflows' search
+// attributes. It also reports the outbox's backlog (pending starts
 // and the age of the oldest), which is never a reason for 503: a backlog
 // drains once Temporal is back.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) error {

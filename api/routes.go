@@ -130,6 +130,9 @@ func (s *Server) routes() []route {
 		{"POST", "/api/temporal/codec/decode", Superadmin, s.codec},
 		{"POST", "/api/temporal/codec/{namespace}/encode", Superadmin, s.codec},
 		{"POST", "/api/temporal/codec/{namespace}/decode", Superadmin, s.codec},
+		{"GET", "/api/admin/workflows/stuck", Superadmin, s.adminStuckWorkflows},
+		{"POST", "/api/admin/workflows/{workflow_id}/cancel", Superadmin, s.cancelWorkflow},
+		{"GET", "/api/admin/schedules", Superadmin, s.adminSchedules},
 	}
 	return append(api, s.webRoutes()...)
 }

@@ -25,6 +25,7 @@ import (
 	"hackdesk/internal/platform/metrics"
 	"hackdesk/internal/platform/ratelimit"
 	"hackdesk/internal/platform/receipts"
+	"hackdesk/internal/platform/searchattrs"
 	"hackdesk/internal/platform/signing"
 	"hackdesk/internal/platform/slots"
 	"hackdesk/internal/platform/storage"
@@ -68,6 +69,9 @@ type Deps struct {
 	// Codec is the Temporal payload codec the codec server (codec.go)
 	// encodes and decodes with; nil: those routes answer 503.
 	Codec converter.PayloadCodec
+	// SearchAttributes checks that the Temporal namespace knows the
+	// workflows' search attributes (/readyz); nil leaves the check out.
+	SearchAttributes *searchattrs.Checker
 }
 
 // Server serves the API.
@@ -109,6 +113,8 @@ type Server struct {
 	metrics   *metrics.Metrics
 	// payloadCodec serves the codec routes.
 	payloadCodec converter.PayloadCodec
+	// searchAttrs checks the namespace's search attributes for /readyz.
+	searchAttrs *searchattrs.Checker
 	// window counts the last hour's requests and 5xx answers for the
 	// operator's page (requestLog feeds it).
 	window metrics.RequestWindow
@@ -117,18 +123,20 @@ type Server struct {
 // New builds the router.
 func New(d Deps) *Server {
 	s := &Server{
-		cfg:          d.Config,
-		store:        d.Store,
-		temporal:     d.Temporal,
-		blob:         d.Blob,
-		reads:        d.Reads,
-		auth:         d.Auth,
-		log:          d.Logger,
-		policies:     map[string]Policy{},
-		codehost:     d.CodeHost,
-		pageRoute:    map[string]bool{},
-		webCSP:       newWebCSP(d.Config),
-		metrics:      d.Metrics,
+		cfg:       d.Config,
+		store:     d.Store,
+		temporal:  d.Temporal,
+		blob:      d.Blob,
+		reads:     d.Reads,
+		auth:      d.Auth,
+		log:       d.Logger,
+		policies:  map[string]Policy{},
+		codehost:  d.CodeHost,
+		pageRoute: map[string]bool{},
+		webCSP:    newWebCSP(d.Config),
+		metrics:   d.Metrics,
+
+		searchAttrs:  d.SearchAttributes,
 		payloadCodec: d.Codec,
 	}
 	if s.auth == nil {

@@ -12,11 +12,14 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/interceptor"
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
 
@@ -28,6 +31,7 @@ import (
 	"hackdesk/internal/platform/config"
 	"hackdesk/internal/platform/mail"
 	"hackdesk/internal/platform/metrics"
+	"hackdesk/internal/platform/searchattrs"
 	"hackdesk/internal/platform/storage"
 	"hackdesk/outbox"
 	"hackdesk/worker"
@@ -51,13 +55,28 @@ type App struct {
 	// served on METRICS_ADDR; nil when that is unset (nothing counted).
 	Metrics *metrics.Metrics
 	metrics appMetrics
+	// SearchAttributes checks that the Temporal namespace has the
+	// workflows' search attributes (at Open, then on /readyz).
+	SearchAttributes *searchattrs.Checker
 	// Tracer is the tracer provider; nil when tracing is off.
 	Tracer          trace.TracerProvider
 	shutdownTracing func()
+	opts            openOptions
 
 	worker sdkworker.Worker
 	// broadcastWorker serves the broadcast task queue, rate limited.
 	broadcastWorker sdkworker.Worker
+	// inFlight counts the activities the workers run, so Close can wait
+	// for their bookkeeping before it closes the pool.
+	inFlight *activities.InFlight
+	// stopTimeout is the workers' stop timeout (zero: worker.StopTimeout).
+	stopTimeout time.Duration
+	// background is the context of the app's background loops (Worker
+	// Versioning, the schedules): cancelled by Close, which waits for
+	// them (backgroundWG) before closing the connections.
+	background     context.Context
+	stopBackground context.CancelFunc
+	backgroundWG   sync.WaitGroup
 	// stopDispatch ends the outbox dispatcher; dispatched is closed when
 	// it has stopped.
 	stopDispatch context.CancelFunc
@@ -71,8 +90,13 @@ type App struct {
 // where the log mail driver prints. Tracing (app/tracing.go) is on with
 // OTEL_EXPORTER_OTLP_ENDPOINT or WithTracerProvider.
 func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut io.Writer, opts ...Option) (*App, error) {
-	a := &App{Config: cfg, Log: logger}
-	if err := a.openTracing(ctx, opts); err != nil {
+	a := &App{Config: cfg, Log: logger, inFlight: activities.NewInFlight()}
+	a.background, a.stopBackground = context.WithCancel(context.Background())
+	for _, o := range opts {
+		o(&a.opts)
+	}
+	a.stopTimeout = a.opts.stopTimeout
+	if err := a.openTracing(ctx); err != nil {
 		return nil, err
 	}
 	store, err := db.Open(ctx, cfg.DatabaseURL, a.dbOptions()...)
@@ -117,6 +141,14 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		a.Close()
 		return nil, fmt.Errorf("connect to Temporal at %s: %w", cfg.TemporalAddress, err)
 	}
+	a.Metrics.WatchPollers(a.readPollers)
+	// Said in the log now (and on /readyz) rather than by the outbox's
+	// lag alert once starts have failed for a while.
+	a.SearchAttributes = searchattrs.New(a.Temporal, cfg.TemporalNamespace, a.Log)
+	sctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	a.SearchAttributes.Check(sctx)
+	cancel()
+	a.serveReadyz()
 	a.Blob = storage.New(cfg)
 	a.Mailer, err = mail.NewSender(ctx, cfg, mailOut)
 	if err != nil {
@@ -166,7 +198,7 @@ func (a *App) ActivityDeps() activities.Deps {
 	d := activities.Deps{Store: a.Store, Blob: a.Blob, Mailer: a.Mailer, MailFrom: a.Config.MailFrom,
 		KeepSecretBodies: a.Config.MailCatcher(), CodeHost: a.CodeHost,
 		BroadcastRate: a.Config.BroadcastRate, DuesCents: a.Config.MembershipDuesCents,
-		RetentionDays: a.Config.RetentionDays}
+		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), RetentionDays: a.Config.RetentionDays}
 	if key, err := a.Config.SigningKeyBytes(); err == nil {
 		signer := broadcast.UnsubscribeSigner(key)
 		d.Unsubscribe = &signer
@@ -175,20 +207,38 @@ func (a *App) ActivityDeps() activities.Deps {
 }
 
 // StartWorker starts the Temporal worker on the configured task queue,
-// and the broadcast worker on its own queue at BROADCAST_RATE.
+// and the broadcast worker on its own queue at BROADCAST_RATE, as a
+// version of the Worker Deployment (app/versioning.go): when no version is
+// current (a first deploy), this build is made current.
 func (a *App) StartWorker() error {
 	acts := a.Activities()
-	a.worker = worker.New(a.Temporal, a.Config.TaskQueue, acts)
+	o := a.workerOptions()
+	a.worker = worker.New(a.Temporal, o, acts)
 	if err := a.worker.Start(); err != nil {
 		a.worker = nil
 		return fmt.Errorf("start worker: %w", err)
 	}
-	a.broadcastWorker = worker.NewBroadcast(a.Temporal, a.Config.TaskQueue, acts.Broadcast, a.Config.BroadcastRate)
+	a.broadcastWorker = worker.NewBroadcast(a.Temporal, o, acts.Broadcast, a.Config.BroadcastRate)
 	if err := a.broadcastWorker.Start(); err != nil {
 		a.broadcastWorker = nil
 		return fmt.Errorf("start broadcast worker: %w", err)
 	}
+	a.rollOut()
 	return nil
+}
+
+func (a *App) inFlightInterceptors() []interceptor.WorkerInterceptor {
+	return []interceptor.WorkerInterceptor{a.inFlight.Interceptor()}
+}
+
+// goBackground runs fn in the background until Close cancels its context
+// (and waits for it to return).
+func (a *App) goBackground(fn func(ctx context.Context)) {
+	a.backgroundWG.Add(1)
+	go func() {
+		defer a.backgroundWG.Done()
+		fn(a.background)
+	}()
 }
 
 // StartDispatcher starts the outbox dispatcher (package outbox) in the
@@ -208,7 +258,8 @@ func (a *App) StartDispatcher() {
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
 	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log,
-		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer, Codec: a.Codec})
+		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer, SearchAttributes: a.SearchAttributes,
+		Codec: a.Codec})
 }
 
 // DefaultReadTimeout bounds reading a request when config.ReadTimeout is
@@ -271,12 +322,30 @@ func (a *App) Wait(ctx context.Context) error {
 	}
 }
 
+// ShutdownGrace is the longest Close takes in a process that runs the
+// workers and the API (`hackdesk dev`): in-flight requests get
+// httpShutdown, running activities worker.StopTimeout, and the
+// bookkeeping of the ones then cancelled bookkeepingWait. A worker's
+// orchestrator must allow at least this before it kills the process
+// (docs/operations.md).
+const ShutdownGrace = httpShutdown + worker.StopTimeout + bookkeepingWait
+
+// httpShutdown is how long in-flight requests get to finish on Close.
+const httpShutdown = 15 * time.Second
+
+// bookkeepingWait bounds the wait, after the workers stopped, for the
+// activities they cancelled to write their outcomes down: the writes'
+// own bound (mail.BookkeepingTimeout) and a little more.
+const bookkeepingWait = mail.BookkeepingTimeout + 5*time.Second
+
 // Close shuts the server down gracefully (in-flight requests get 15 s),
-// stops the dispatcher and the worker (running activities get
-// worker.StopTimeout) and closes the connections.
+// stops the dispatcher, the background loops and both workers at once
+// (running activities get worker.StopTimeout, then are cancelled), waits
+// for the activities still running to write their outcomes down, and only
+// then closes the connections.
 func (a *App) Close() {
 	if a.server != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), httpShutdown)
 		_ = a.server.Shutdown(ctx)
 		cancel()
 	}
@@ -284,12 +353,11 @@ func (a *App) Close() {
 		a.stopDispatch()
 		<-a.dispatched
 	}
-	if a.broadcastWorker != nil {
-		a.broadcastWorker.Stop()
+	if a.stopBackground != nil {
+		a.stopBackground()
+		a.backgroundWG.Wait()
 	}
-	if a.worker != nil {
-		a.worker.Stop()
-	}
+	a.stopWorkers()
 	if a.Temporal != nil {
 		a.Temporal.Close()
 	}
@@ -299,6 +367,32 @@ func (a *App) Close() {
 	}
 	if a.shutdownTracing != nil {
 		a.shutdownTracing()
+	}
+}
+
+// stopWorkers stops both workers together, then waits (up to
+// bookkeepingWait) until no activity runs: a worker's Stop cancels the
+// activities still running after its stop timeout and returns without
+// waiting for them, and an email they delivered is written down only
+// after that (activities.DeliverEmail).
+func (a *App) stopWorkers() {
+	var wg sync.WaitGroup
+	for _, w := range []sdkworker.Worker{a.worker, a.broadcastWorker} {
+		if w == nil {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.Stop()
+		}()
+	}
+	wg.Wait()
+	ctx, cancel := context.WithTimeout(context.Background(), bookkeepingWait)
+	defer cancel()
+	if err := a.inFlight.Wait(ctx); err != nil {
+		a.Log.Error("worker stopped with activities still writing their outcomes; closing anyway",
+			"running", a.inFlight.Running())
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"hackdesk/dev/devstack"
 	"hackdesk/dev/fakegithub"
 	"hackdesk/internal/platform/config"
+	"hackdesk/internal/platform/version"
 )
 
 // DevOptions configure `hackdesk dev`.
@@ -27,8 +28,9 @@ type Dev struct {
 	FakeGitHub *fakegithub.Server
 }
 
-// StartDev starts the services, migrates, starts the worker, ensures the
-// Temporal Schedules, starts the outbox dispatcher and serves the API. Close stops everything it started.
+// StartDev starts the services, migrates, starts the worker, keeps the
+// Temporal Schedules (in the background), starts the outbox dispatcher and
+// serves the API. Close stops everything it started.
 func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 	stack, err := devstack.Start(ctx, o.Options)
 	if err != nil {
@@ -40,6 +42,12 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 		}
 	}()
 	cfg := stack.Config
+	// One process is the whole stack, and a rebuilt binary replaces the
+	// previous one: the workers register as the build "dev" whatever the
+	// binary's revision, so the version made current at the first start
+	// stays current, and runs in flight carry on after a rebuild as they
+	// did before Worker Versioning.
+	cfg.BuildID = version.Dev
 	if err := devSecrets(&cfg, o.DataDir); err != nil {
 		return nil, err
 	}
@@ -82,9 +90,7 @@ func StartDev(ctx context.Context, o DevOptions) (_ *Dev, err error) {
 	if err := a.StartWorker(); err != nil {
 		return nil, err
 	}
-	if _, err := a.EnsureSchedules(ctx); err != nil {
-		return nil, err
-	}
+	a.KeepSchedules()
 	a.StartDispatcher()
 	if err := a.Listen(); err != nil {
 		return nil, err

@@ -66,6 +66,13 @@ func TestDev(t *testing.T) {
 
 	waitStatus(t, d.URL()+"/readyz", http.StatusOK)
 	waitStatus(t, d.Stack.UIURL+"/", http.StatusOK)
+	// The dev stack's workers are the build "dev", made current by the
+	// first start (a rebuilt binary stays that version).
+	dep, err := d.Temporal.WorkerDeploymentClient().GetHandle(d.Config.TaskQueue).Describe(ctx, client.WorkerDeploymentDescribeOptions{})
+	if err != nil || d.Version().BuildID != "dev" || dep.Info.RoutingConfig.CurrentVersion == nil ||
+		dep.Info.RoutingConfig.CurrentVersion.BuildID != "dev" {
+		t.Fatalf("dev deployment %+v (%v), version %+v; want the build dev current", dep.Info.RoutingConfig, err, d.Version())
+	}
 	checkSchedules(t, ctx, d)
 	if got := get(t, d.URL()+"/api/admin/emails"); got != http.StatusUnauthorized {
 		t.Fatalf("anonymous GET /api/admin/emails = %d, want 401", got)
@@ -187,19 +194,27 @@ func TestDev(t *testing.T) {
 	}
 }
 
-// checkSchedules: start-up created the recurring jobs' schedules, as
-// defined, and ensuring them again (a second start) creates nothing.
+// checkSchedules: start-up created the recurring jobs' schedules (in the
+// background), as defined, and ensuring them again (a second start)
+// creates nothing.
 func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 	t.Helper()
+	tq := d.Config.TaskQueue
+	sweep, reconcile, retention := schedules.SweepID(tq), schedules.TermReconcileID(tq), schedules.RetentionID(tq)
+	if sweep != "hackdesk-sweep" || reconcile != "hackdesk-term-reconcile" {
+		t.Fatalf("the default queue's schedules are %s and %s", sweep, reconcile)
+	}
 	for _, c := range []struct {
 		id, workflow string
 		every        time.Duration
-	}{{schedules.SweepID, "Sweep", schedules.SweepEvery}, {schedules.TermReconcileID, "TermReconcile", schedules.TermReconcileEvery},
-		{schedules.RetentionID, "Retention", schedules.RetentionEvery}} {
-		desc, err := d.Temporal.ScheduleClient().GetHandle(ctx, c.id).Describe(ctx)
-		if err != nil {
-			t.Fatalf("schedule %s after start-up: %v", c.id, err)
-		}
+	}{{sweep, "Sweep", schedules.SweepEvery}, {reconcile, "TermReconcile", schedules.TermReconcileEvery},
+		{retention, "Retention", schedules.RetentionEvery}} {
+		var desc *client.ScheduleDescription
+		testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+			var err error
+			desc, err = d.Temporal.ScheduleClient().GetHandle(ctx, c.id).Describe(ctx)
+			return err == nil, fmt.Sprintf("schedule %s after start-up: %v", c.id, err)
+		})
 		action, ok := desc.Schedule.Action.(*client.ScheduleWorkflowAction)
 		if !ok || action.Workflow != c.workflow || action.TaskQueue != d.Config.TaskQueue ||
 			len(desc.Schedule.Spec.Intervals) != 1 || desc.Schedule.Spec.Intervals[0].Every != c.every ||
@@ -227,7 +242,7 @@ func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 			ids = append(ids, e.ID)
 		}
 		sort.Strings(ids)
-		return slices.Equal(ids, []string{schedules.RetentionID, schedules.SweepID, schedules.TermReconcileID}), fmt.Sprintf("schedules listed: %v", ids)
+		return slices.Equal(ids, []string{retention, sweep, reconcile}), fmt.Sprintf("schedules listed: %v", ids)
 	})
 }
 

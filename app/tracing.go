@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
@@ -16,7 +17,15 @@ import (
 type Option func(*openOptions)
 
 type openOptions struct {
-	tracer trace.TracerProvider
+	tracer          trace.TracerProvider
+	stopTimeout     time.Duration
+	ensureSchedules ScheduleEnsurer
+}
+
+// WithWorkerStopTimeout gives running activities d instead of
+// worker.StopTimeout when the workers stop (tests).
+func WithWorkerStopTimeout(d time.Duration) Option {
+	return func(o *openOptions) { o.stopTimeout = d }
 }
 
 // WithTracerProvider traces the app on tp (tests: an in-memory exporter)
@@ -29,12 +38,8 @@ func WithTracerProvider(tp trace.TracerProvider) Option {
 // when OTEL_EXPORTER_OTLP_ENDPOINT is set (shut down, and so flushed, by
 // Close), else none. With one, the logger adds trace_id to lines logged
 // within a span.
-func (a *App) openTracing(ctx context.Context, opts []Option) error {
-	var o openOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	a.Tracer = o.tracer
+func (a *App) openTracing(ctx context.Context) error {
+	a.Tracer = a.opts.tracer
 	if a.Tracer == nil && a.Config.OTLPEndpoint != "" {
 		tp, err := tracing.OTLP(ctx, a.Config.OTLPEndpoint)
 		if err != nil {

@@ -274,7 +274,7 @@ func (q *Queries) FoundryProjectReleaseDispatch(ctx context.Context, arg Foundry
 const foundryProjectReopen = `-- name: FoundryProjectReopen :exec
 WITH p AS (
     UPDATE foundry_projects
-    SET status = 'running', updated_at = now()
+    SET status = 'running', setup_dispatched_at = NULL, updated_at = now()
     WHERE workflow_id = $1 AND status <> 'succeeded'
     RETURNING id
 )
@@ -288,7 +288,9 @@ WHERE s.project_id = p.id AND s.status <> 'succeeded'
 // again (a unique violation when another live project has taken its name
 // since it failed), and its steps that did not succeed are pending again;
 // steps that succeeded keep their outcome (their activities find their
-// work done).
+// work done). The earlier attempt's dispatch mark is forgotten: the retry
+// dispatches a setup run of its own (its own correlation id) at once,
+// instead of waiting out DispatchLostAfter for the old run to appear.
 func (q *Queries) FoundryProjectReopen(ctx context.Context, workflowID string) error {
 	_, err := q.db.Exec(ctx, foundryProjectReopen, workflowID)
 	return err

@@ -104,12 +104,20 @@ func (q *Queries) IdempotencyKeysDeleteForActor(ctx context.Context, actorID uui
 }
 
 const idempotencyKeysPrune = `-- name: IdempotencyKeysPrune :execrows
-DELETE FROM idempotency_keys WHERE created_at < $1
+DELETE FROM idempotency_keys k
+USING (SELECT o.actor_id, o.route, o.key FROM idempotency_keys o WHERE o.created_at < $1::timestamptz LIMIT $2) old
+WHERE k.actor_id = old.actor_id AND k.route = old.route AND k.key = old.key
 `
 
-// Keys are honoured for a while (see api/idempotency.go); older ones go.
-func (q *Queries) IdempotencyKeysPrune(ctx context.Context, before time.Time) (int64, error) {
-	result, err := q.db.Exec(ctx, idempotencyKeysPrune, before)
+type IdempotencyKeysPruneParams struct {
+	Before    time.Time
+	BatchSize int32
+}
+
+// Keys are honoured for a while (see api/idempotency.go); older ones go, at
+// most @batch_size a call (the sweep deletes in short statements).
+func (q *Queries) IdempotencyKeysPrune(ctx context.Context, arg IdempotencyKeysPruneParams) (int64, error) {
+	result, err := q.db.Exec(ctx, idempotencyKeysPrune, arg.Before, arg.BatchSize)
 	if err != nil {
 		return 0, err
 	}

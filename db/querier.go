@@ -308,7 +308,9 @@ type Querier interface {
 	// again (a unique violation when another live project has taken its name
 	// since it failed), and its steps that did not succeed are pending again;
 	// steps that succeeded keep their outcome (their activities find their
-	// work done).
+	// work done). The earlier attempt's dispatch mark is forgotten: the retry
+	// dispatches a setup run of its own (its own correlation id) at once,
+	// instead of waiting out DispatchLostAfter for the old run to appear.
 	FoundryProjectReopen(ctx context.Context, workflowID string) error
 	// Records the repository and run links once known; a link already set is
 	// kept when the new one is NULL.
@@ -365,8 +367,9 @@ type Querier interface {
 	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
 	// An erasure: the stored answers of the person's requests go.
 	IdempotencyKeysDeleteForActor(ctx context.Context, actorID uuid.UUID) (int64, error)
-	// Keys are honoured for a while (see api/idempotency.go); older ones go.
-	IdempotencyKeysPrune(ctx context.Context, before time.Time) (int64, error)
+	// Keys are honoured for a while (see api/idempotency.go); older ones go, at
+	// most @batch_size a call (the sweep deletes in short statements).
+	IdempotencyKeysPrune(ctx context.Context, arg IdempotencyKeysPruneParams) (int64, error)
 	// The reviewers of one edition, most reviews first.
 	LeaderboardEntries(ctx context.Context, hackathonID uuid.UUID) ([]LeaderboardEntriesRow, error)
 	MembershipCount(ctx context.Context, arg MembershipCountParams) (int64, error)
@@ -497,7 +500,9 @@ type Querier interface {
 	// Counts one event under key in the current window, whatever the total
 	// (failures that are counted after the answer was decided).
 	RateLimitAdd(ctx context.Context, arg RateLimitAddParams) error
-	RateLimitDeleteExpired(ctx context.Context) (int64, error)
+	// Counters whose window has ended, at most @batch_size a call (the sweep
+	// deletes in short statements).
+	RateLimitDeleteExpired(ctx context.Context, batchSize int32) (int64, error)
 	// The sliding estimate RateLimitTake compares with its maximum, without
 	// counting anything.
 	RateLimitEstimate(ctx context.Context, arg RateLimitEstimateParams) (float64, error)
@@ -666,8 +671,9 @@ type Querier interface {
 	// is new, the first one when it was seen before.
 	WebhookTokenUse(ctx context.Context, arg WebhookTokenUseParams) ([]byte, error)
 	// Tokens older than the signature window can never be accepted again
-	// (their timestamp is signed with them), so they need not be kept.
-	WebhookTokensPrune(ctx context.Context, before time.Time) (int64, error)
+	// (their timestamp is signed with them), so they need not be kept. At most
+	// @batch_size rows a call: the sweep deletes in short statements.
+	WebhookTokensPrune(ctx context.Context, arg WebhookTokensPruneParams) (int64, error)
 	// Which of these workflow ids the outbox has queued (the runs this
 	// deployment started), and when each was last queued (a retry, or a
 	// signal-with-start, after a run closed means a newer run).
@@ -692,6 +698,11 @@ type Querier interface {
 	// Puts a row back for a later attempt after a failed start.
 	WorkflowStartMarkFailed(ctx context.Context, arg WorkflowStartMarkFailedParams) error
 	WorkflowStartMarkStarted(ctx context.Context, arg WorkflowStartMarkStartedParams) error
+	// The site address (the input's PublicURL) the newest outbox row of a
+	// workflow id that names one was queued with; '' when none does. A
+	// window workflow restarted by the reconciler sends the links its start
+	// was queued with.
+	WorkflowStartPublicURL(ctx context.Context, workflowID string) (string, error)
 	// Retention: up to max_rows started rows queued before @before lose their
 	// input (the row stays for the start-once index).
 	WorkflowStartsClearInputs(ctx context.Context, arg WorkflowStartsClearInputsParams) (int64, error)

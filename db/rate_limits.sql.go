@@ -29,11 +29,15 @@ func (q *Queries) RateLimitAdd(ctx context.Context, arg RateLimitAddParams) erro
 }
 
 const rateLimitDeleteExpired = `-- name: RateLimitDeleteExpired :execrows
-DELETE FROM rate_limit_hits WHERE expires_at < now()
+DELETE FROM rate_limit_hits h
+USING (SELECT o.key, o.window_start FROM rate_limit_hits o WHERE o.expires_at < now() LIMIT $1) old
+WHERE h.key = old.key AND h.window_start = old.window_start AND h.expires_at < now()
 `
 
-func (q *Queries) RateLimitDeleteExpired(ctx context.Context) (int64, error) {
-	result, err := q.db.Exec(ctx, rateLimitDeleteExpired)
+// Counters whose window has ended, at most @batch_size a call (the sweep
+// deletes in short statements).
+func (q *Queries) RateLimitDeleteExpired(ctx context.Context, batchSize int32) (int64, error) {
+	result, err := q.db.Exec(ctx, rateLimitDeleteExpired, batchSize)
 	if err != nil {
 		return 0, err
 	}

@@ -183,7 +183,7 @@ func TestWebhookTokensPrune(t *testing.T) {
 	if _, err := s.Pool().Exec(ctx, `UPDATE webhook_tokens SET received_at = now() - interval '11 minutes' WHERE token = 'old'`); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.WebhookTokensPrune(ctx, time.Now().Add(-10*time.Minute))
+	n, err := s.WebhookTokensPrune(ctx, db.WebhookTokensPruneParams{Before: time.Now().Add(-10 * time.Minute), BatchSize: 100})
 	if err != nil || n != 1 {
 		t.Fatalf("pruned %d, %v; want 1", n, err)
 	}
@@ -211,7 +211,7 @@ func TestIdempotencyKeysPrune(t *testing.T) {
 	if _, err := s.Pool().Exec(ctx, `UPDATE idempotency_keys SET created_at = now() - interval '8 days' WHERE key = 'old'`); err != nil {
 		t.Fatal(err)
 	}
-	n, err := s.IdempotencyKeysPrune(ctx, time.Now().Add(-7*24*time.Hour))
+	n, err := s.IdempotencyKeysPrune(ctx, db.IdempotencyKeysPruneParams{Before: time.Now().Add(-7 * 24 * time.Hour), BatchSize: 100})
 	if err != nil || n != 1 {
 		t.Fatalf("pruned %d, %v; want 1", n, err)
 	}

@@ -37,13 +37,20 @@ func (q *Queries) WebhookTokenUse(ctx context.Context, arg WebhookTokenUseParams
 }
 
 const webhookTokensPrune = `-- name: WebhookTokensPrune :execrows
-DELETE FROM webhook_tokens WHERE received_at < $1
+DELETE FROM webhook_tokens
+WHERE token IN (SELECT t.token FROM webhook_tokens t WHERE t.received_at < $1::timestamptz LIMIT $2)
 `
 
+type WebhookTokensPruneParams struct {
+	Before    time.Time
+	BatchSize int32
+}
+
 // Tokens older than the signature window can never be accepted again
-// (their timestamp is signed with them), so they need not be kept.
-func (q *Queries) WebhookTokensPrune(ctx context.Context, before time.Time) (int64, error) {
-	result, err := q.db.Exec(ctx, webhookTokensPrune, before)
+// (their timestamp is signed with them), so they need not be kept. At most
+// @batch_size rows a call: the sweep deletes in short statements.
+func (q *Queries) WebhookTokensPrune(ctx context.Context, arg WebhookTokensPruneParams) (int64, error) {
+	result, err := q.db.Exec(ctx, webhookTokensPrune, arg.Before, arg.BatchSize)
 	if err != nil {
 		return 0, err
 	}

@@ -101,3 +101,20 @@ func (q *Queries) WorkflowRetryState(ctx context.Context, workflowID string) (Wo
 	err := row.Scan(&i.LastRetry, &i.Pending)
 	return i, err
 }
+
+const workflowStartPublicURL = `-- name: WorkflowStartPublicURL :one
+SELECT coalesce((SELECT input->>'PublicURL' FROM workflow_starts
+                 WHERE workflow_id = $1 AND input->>'PublicURL' <> ''
+                 ORDER BY id DESC LIMIT 1), '')::text AS public_url
+`
+
+// The site address (the input's PublicURL) the newest outbox row of a
+// workflow id that names one was queued with; ” when none does. A
+// window workflow restarted by the reconciler sends the links its start
+// was queued with.
+func (q *Queries) WorkflowStartPublicURL(ctx context.Context, workflowID string) (string, error) {
+	row := q.db.QueryRow(ctx, workflowStartPublicURL, workflowID)
+	var public_url string
+	err := row.Scan(&public_url)
+	return public_url, err
+}

@@ -147,7 +147,12 @@ func TestFoundryLaunch(t *testing.T) {
 		t.Errorf("team permission = %q", perm)
 	}
 	inputs := fake.Dispatched(name)
-	if len(inputs) != 1 || inputs[0]["correlation_id"] != l.ProjectID.String() || inputs[0]["database"] != "postgresql" ||
+	d, err := a.Temporal.DescribeWorkflowExecution(context.Background(), l.WorkflowID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	correlation := workflows.FoundryCorrelationID(l.ProjectID, d.GetWorkflowExecutionInfo().GetExecution().GetRunId())
+	if len(inputs) != 1 || inputs[0]["correlation_id"] != correlation || inputs[0]["database"] != "postgresql" ||
 		inputs[0]["redis"] != "true" || inputs[0]["s3"] != "false" || inputs[0]["project_type"] != "nextjs" {
 		t.Errorf("dispatched = %v", inputs)
 	}

@@ -171,3 +171,40 @@ func TestMetricsAddrTaken(t *testing.T) {
 		t.Errorf("error %q does not name METRICS_ADDR", err)
 	}
 }
+
+// TestPollersGauge: an API process reports, from the Temporal server, the
+// workers polling its task queues: none before any worker runs (the
+// alert HackdeskTaskQueueNoPollers), then the worker that starts, on each
+// queue it polls.
+func TestPollersGauge(t *testing.T) {
+	t.Parallel()
+	cfg := testenv.Config(t)
+	apiCfg := cfg
+	apiCfg.MetricsAddr = "127.0.0.1:0"
+	api, err := app.Open(context.Background(), apiCfg, testenv.Logger(t), testenv.Mail)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(api.Close)
+	queues := []map[string]string{
+		{"task_queue": cfg.TaskQueue, "type": "workflow"},
+		{"task_queue": cfg.TaskQueue, "type": "activity"},
+		{"task_queue": cfg.TaskQueue + "-broadcast", "type": "activity"},
+	}
+	families := scrape(t, api)
+	for _, q := range queues {
+		if n, ok := sample(families, "hackdesk_temporal_pollers", q); !ok || n != 0 {
+			t.Errorf("pollers %v before any worker = %v (present %v), want 0", q, n, ok)
+		}
+	}
+	testenv.App(t, cfg) // a worker on the queues
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		families := scrape(t, api)
+		for _, q := range queues {
+			if n, _ := sample(families, "hackdesk_temporal_pollers", q); n < 1 {
+				return false, fmt.Sprintf("pollers %v = %v", q, n)
+			}
+		}
+		return true, ""
+	})
+}

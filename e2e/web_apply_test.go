@@ -410,6 +410,10 @@ func TestWebApply(t *testing.T) {
 		if p.HasText("Alan Turing (alan.turing@example.com)") {
 			t.Error("the review lists the removed teammate")
 		}
+		// A phone shows no PDF in a frame: a link opens the résumé instead.
+		if got := p.Exists("link", "Open the résumé"); got == f.wide {
+			t.Errorf("at %s the review offers \"Open the résumé\": %v, want %v", p.Viewport().Name, got, !f.wide)
+		}
 		p.Axe()
 		if t.Failed() {
 			t.FailNow()

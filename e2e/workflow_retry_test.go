@@ -251,3 +251,44 @@ func TestSystemSummary(t *testing.T) {
 			fmt.Sprintf("summary %+v", s)
 	})
 }
+
+// TestRetryFailedFoundryLaunch: a launch whose setup run failed is retried
+// from the operator's page (the retry endpoint): the retry dispatches a
+// setup run of its own (a correlation id of its own; the earlier
+// attempt's dispatch mark is forgotten), follows that one rather than the
+// failed one, and the project succeeds.
+func TestRetryFailedFoundryLaunch(t *testing.T) {
+	t.Parallel()
+	a, anon := newApp(t)
+	root, _ := decAccount(t, a, anon, "root@example.com", "superadmin")
+	fake := testenv.FakeGitHub()
+	name := uniqueName("retried")
+	fake.FailStep(name, "Configure database")
+	l := launch(t, root, map[string]any{"name": name, "project_type": "express", "database": "mongodb", "team_slug": "platform"})
+	p := waitProject(t, root, l.ProjectID)
+	if s := p.step("setup_run"); p.Status != "failed" || s.Status != "failed" {
+		t.Fatalf("first attempt: %+v", p)
+	}
+	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
+		r, ok := failedRuns(t, root)[l.WorkflowID]
+		return ok && r.Retryable && r.Type == "FoundryLaunch", fmt.Sprintf("the failed launch is listed as %+v", r)
+	})
+
+	fake.FailStep(name, "") // the template is fixed
+	root.expect(http.StatusAccepted, "POST", retryPath(l.WorkflowID), nil)
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		st, _ := latestRun(t, a, l.WorkflowID)
+		return st == runs.Completed, "the retried launch is " + string(st)
+	})
+	p = waitProject(t, root, l.ProjectID)
+	if p.Status != "succeeded" || p.step("setup_run").Status != "succeeded" {
+		t.Fatalf("after the retry: %+v", p)
+	}
+	dispatched := fake.Dispatched(name)
+	if len(dispatched) != 2 || dispatched[0]["correlation_id"] == dispatched[1]["correlation_id"] {
+		t.Fatalf("dispatches %v, want two, each with its own correlation id", dispatched)
+	}
+	if n := runCount(t, a, l.WorkflowID); n[runs.Failed] != 1 || n[runs.Completed] != 1 {
+		t.Fatalf("runs %v, want one failed and one completed", n)
+	}
+}

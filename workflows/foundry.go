@@ -72,6 +72,18 @@ var watchOptions = workflow.ActivityOptions{
 // it end as they did, leaving the project running.
 const recordCancel = "foundry-record-cancel"
 
+// attemptCorrelation is the change that gives each run of a launch its
+// own setup correlation id (the project id and the run id): a retried
+// launch dispatches a setup run of its own and follows that one. Before
+// it the correlation id was the project id, so a retry found the failed
+// run of the first attempt, dispatched nothing and failed again.
+const attemptCorrelation = "foundry-attempt-correlation"
+
+// FoundryCorrelationID is the setup correlation id of one run of a launch.
+func FoundryCorrelationID(projectID uuid.UUID, runID string) string {
+	return projectID.String() + "-" + runID
+}
+
 // FoundryCancelledDetail is the detail of the step a cancelled launch was
 // on.
 const FoundryCancelledDetail = "the launch was cancelled"
@@ -167,6 +179,9 @@ func foundryLaunch(ctx workflow.Context, in FoundryLaunchInput, progress, step *
 		return res, err
 	}
 	correlation := in.ProjectID.String()
+	if workflow.GetVersion(ctx, attemptCorrelation, workflow.DefaultVersion, 1) >= 1 {
+		correlation = FoundryCorrelationID(in.ProjectID, workflow.GetInfo(ctx).WorkflowExecution.RunID)
+	}
 	if err := workflow.ExecuteActivity(pctx, a.DispatchSetup, activities.DispatchInput{ProjectID: in.ProjectID,
 		Repo: repo.Name, Ref: repo.DefaultBranch, CorrelationID: correlation,
 		ProjectType: in.ProjectType, Database: in.Database, Redis: in.Redis, S3: in.S3,

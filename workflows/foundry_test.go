@@ -60,10 +60,15 @@ func TestFoundryLaunchSucceeds(t *testing.T) {
 		return c.Name == "web" && c.ProjectType == "nextjs" && c.Private && c.LaunchedAt.Equal(in.LaunchedAt)
 	})).Return(testRepo, nil).Once()
 	env.OnActivity(a.GrantTeam, mock.Anything, activities.GrantTeamInput{Repo: "web", TeamSlug: "platform"}).Return(nil).Once()
-	env.OnActivity(a.DispatchSetup, mock.Anything, activities.DispatchInput{ProjectID: in.ProjectID, Repo: "web", Ref: "main", CorrelationID: in.ProjectID.String(),
+	// Each run of the launch has a correlation id of its own (a retry
+	// dispatches a setup run of its own), and follows the run it
+	// dispatched.
+	correlation := workflows.FoundryCorrelationID(in.ProjectID, "default-test-run-id")
+	env.OnActivity(a.DispatchSetup, mock.Anything, activities.DispatchInput{ProjectID: in.ProjectID, Repo: "web", Ref: "main", CorrelationID: correlation,
 		ProjectType: "nextjs", Database: "postgresql", Redis: true}).Return(nil).Once()
-	env.OnActivity(a.WatchSetupRun, mock.Anything, mock.Anything).
-		Return(activities.RunOutcome{RunID: 7, URL: "https://gh.test/run/7", Conclusion: "success"}, nil).Once()
+	env.OnActivity(a.WatchSetupRun, mock.Anything, mock.MatchedBy(func(w activities.WatchInput) bool {
+		return w.CorrelationID == correlation && w.ProjectID == in.ProjectID
+	})).Return(activities.RunOutcome{RunID: 7, URL: "https://gh.test/run/7", Conclusion: "success"}, nil).Once()
 
 	env.ExecuteWorkflow(workflows.FoundryLaunch, in)
 	if err := env.GetWorkflowError(); err != nil {

@@ -28,6 +28,14 @@ const (
 	KindRetention Kind = "retention"
 )
 
+// Kinds are every Kind, in the order the operator's page lists them: the
+// failures it counts and the runs it lists are of these kinds only, so a
+// new kind is added here too (a test holds the list complete).
+var Kinds = []Kind{
+	KindHiring, KindReceipt, KindTerm, KindFoundry, KindResume, KindRsvp, KindBroadcast, KindEmail,
+	KindApplicationWindow, KindErase, KindSweep, KindReconcile, KindRetention,
+}
+
 // The custom search attributes every workflow carries. The Temporal server
 // must know them (`hackdesk dev` registers them; see docs/operations.md).
 var (

@@ -14,12 +14,28 @@ import (
 // The recurring workflows, each started by a Temporal Schedule (package
 // schedules) rather than by a request.
 
-// sweepOptions: a sweep is small and the next one comes in minutes, so a
-// failing one gives up well before then instead of retrying for a day
-// (the schedule skips a start while one still runs).
-var sweepOptions = workflow.ActivityOptions{
+// scheduledOptions: a scheduled job is small and the next run comes in
+// minutes, so a failing one gives up well before then instead of
+// retrying for a day (the schedule skips a start while one still runs).
+var scheduledOptions = workflow.ActivityOptions{
 	StartToCloseTimeout:    time.Minute,
 	ScheduleToCloseTimeout: 5 * time.Minute,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:    time.Second,
+		BackoffCoefficient: 2,
+		MaximumInterval:    30 * time.Second,
+	},
+}
+
+// sweepOptions: the sweep's activities delete in batches and heartbeat
+// after each (activities.SweepActivities), so one that has stopped making
+// progress is noticed within the heartbeat timeout, while one working
+// through a large backlog may run for minutes. Each attempt keeps what it
+// deleted; the whole stays under the schedule's interval.
+var sweepOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    5 * time.Minute,
+	HeartbeatTimeout:       time.Minute,
+	ScheduleToCloseTimeout: 9 * time.Minute,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:    time.Second,
 		BackoffCoefficient: 2,
@@ -62,7 +78,10 @@ func Sweep(ctx workflow.Context) (SweepResult, error) {
 }
 
 // TermReconcileInput is what the TermWindow runs it starts need beyond
-// the term: the site's address for the emails' links.
+// the term. PublicURL, the site's address for the emails' links, was the
+// defining worker's own until each term's came from the term's start
+// (activities.FutureWindowTerm.PublicURL); it is still read for a term
+// that has none.
 type TermReconcileInput struct {
 	PublicURL string
 }
@@ -99,7 +118,7 @@ func TermReconcile(ctx workflow.Context, in TermReconcileInput) (TermReconcileRe
 	}
 	var a *activities.TermActivities
 	var terms []activities.FutureWindowTerm
-	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, sweepOptions), a.TermsWithFutureWindows).Get(ctx, &terms); err != nil {
+	if err := workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, scheduledOptions), a.TermsWithFutureWindows).Get(ctx, &terms); err != nil {
 		progress = "failed"
 		return res, err
 	}
@@ -107,7 +126,11 @@ func TermReconcile(ctx workflow.Context, in TermReconcileInput) (TermReconcileRe
 	progress = "starting missing term windows"
 	futures := make([]workflow.ChildWorkflowFuture, len(terms))
 	for i, t := range terms {
-		req := TermWindowRequest(TermWindowInput{TermID: t.TermID, TermName: t.TermName, PublicURL: in.PublicURL, Windows: t.Windows})
+		url := t.PublicURL
+		if url == "" {
+			url = in.PublicURL
+		}
+		req := TermWindowRequest(TermWindowInput{TermID: t.TermID, TermName: t.TermName, PublicURL: url, Windows: t.Windows})
 		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 			WorkflowID:        req.ID,
 			ParentClosePolicy: enumspb.PARENT_CLOSE_POLICY_ABANDON,
@@ -158,7 +181,11 @@ func reconcileApplicationWindowRuns(ctx workflow.Context, in TermReconcileInput,
 	res.Hackathons = len(editions)
 	futures := make([]workflow.ChildWorkflowFuture, len(editions))
 	for i, e := range editions {
-		req := ApplicationWindowRequest(ApplicationWindowInput{HackathonID: e.HackathonID, PublicURL: in.PublicURL, Dates: e.Dates})
+		url := e.PublicURL
+		if url == "" {
+			url = in.PublicURL
+		}
+		req := ApplicationWindowRequest(ApplicationWindowInput{HackathonID: e.HackathonID, PublicURL: url, Dates: e.Dates})
 		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 			WorkflowID:            req.ID,
 			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,

@@ -50,7 +50,7 @@ type TermWindowResult struct {
 }
 
 // TermWindowID is the workflow ID of a term's windows.
-func TermWindowID(termID uuid.UUID) string { return "term-window:" + termID.String() }
+func TermWindowID(termID uuid.UUID) string { return onboarding.WindowWorkflowID(termID) }
 
 // TermWindowRequest starts the TermWindow workflow of a new term.
 func TermWindowRequest(in TermWindowInput) Request {

@@ -4,6 +4,7 @@
 package workflows
 
 import (
+	"slices"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -13,13 +14,6 @@ import (
 // TaskQueue is the default task queue shared by the worker and every
 // caller that starts a workflow (TEMPORAL_TASK_QUEUE overrides it).
 const TaskQueue = "hackdesk"
-
-// LongRunning are the workflow types whose runs wait for weeks (a term's or
-// an edition's window, an RSVP deadline, an account's grace period). Under
-// Worker Versioning they are the ones that auto-upgrade to a new build
-// (behind workflow.GetVersion); every other type is pinned to the build it
-// started on.
-var LongRunning = []string{"TermWindow", "ApplicationWindow", "RsvpDeadline", "AccountErasure"}
 
 // ProgressQuery is the query name every workflow answers with its progress.
 const ProgressQuery = "progress"
@@ -67,4 +61,28 @@ func withOptions(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable 
 	rp.NonRetryableErrorTypes = nonRetryable
 	o.RetryPolicy = &rp
 	return workflow.WithActivityOptions(ctx, o)
+}
+
+// AutoUpgrade are the workflow types that move to a new build when it is
+// made current (Worker Versioning's auto-upgrade): the long-running ones,
+// which wait days or months and would otherwise hold their build's workers
+// up that long. Their changes go behind workflow.GetVersion, and a release
+// that adds a marker to one cannot be rolled back past once a run has
+// recorded it (docs/operations.md, "Releases"). Every other type is pinned
+// to the build that started it and needs no marker. A new long-running
+// workflow is one more line here.
+var AutoUpgrade = []string{
+	"TermWindow",        // from a term's creation to its last window's close: months
+	"RsvpDeadline",      // from the offers to the RSVP deadline: days
+	"ApplicationWindow", // from an edition's creation to its close: months
+	"AccountErasure",    // from a deletion request through its grace period: a week
+}
+
+// VersioningBehavior is how runs of a workflow type follow builds:
+// auto-upgrade for AutoUpgrade, else pinned.
+func VersioningBehavior(workflowType string) workflow.VersioningBehavior {
+	if slices.Contains(AutoUpgrade, workflowType) {
+		return workflow.VersioningBehaviorAutoUpgrade
+	}
+	return workflow.VersioningBehaviorPinned
 }

@@ -78,13 +78,17 @@ func (b *bench) broadcastPhase(ctx context.Context) error {
 		deps.Unsubscribe = &signer
 	}
 	acts := activities.NewSet(deps)
-	wfs := worker.New(b.a.Temporal, broadcastQueue, acts)
-	batches := worker.NewBroadcast(b.a.Temporal, broadcastQueue, acts.Broadcast, broadcastRate)
+	o := worker.Options{TaskQueue: broadcastQueue, BuildID: b.a.Config.BuildID}
+	wfs := worker.New(b.a.Temporal, o, acts)
+	batches := worker.NewBroadcast(b.a.Temporal, o, acts.Broadcast, broadcastRate)
 	for _, w := range []sdkworker.Worker{wfs, batches} {
 		if err := w.Start(); err != nil {
 			return err
 		}
 		defer w.Stop()
+	}
+	if _, err := worker.TakeCurrent(ctx, b.a.Temporal, o.Version(), o.Queues()); err != nil {
+		return err
 	}
 
 	id := uuid.New()

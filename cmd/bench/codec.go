@@ -32,11 +32,15 @@ func (b *bench) codecOverhead(ctx context.Context) (codecP95, ratio float64, err
 		return 0, 0, err
 	}
 	defer plain.Close()
-	w := worker.New(plain, plainQueue, b.a.Activities())
+	o := worker.Options{TaskQueue: plainQueue, BuildID: b.a.Config.BuildID}
+	w := worker.New(plain, o, b.a.Activities())
 	if err := w.Start(); err != nil {
 		return 0, 0, err
 	}
 	defer w.Stop()
+	if _, err := worker.TakeCurrent(ctx, plain, o.Version(), o.Queues()[:1]); err != nil {
+		return 0, 0, err
+	}
 	plainRequest := func(in workflows.SendEmailInput) workflows.Request {
 		r := workflows.SendEmailRequest(in)
 		r.TaskQueue = plainQueue

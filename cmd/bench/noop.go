@@ -30,12 +30,17 @@ func benchNoop(workflow.Context, workflows.SendEmailInput) (workflows.SendEmailR
 // SendEmail's p95 and its ratio to the no-op's. The no-op runs on a worker
 // with hackdesk's worker options (worker.New) on a queue of its own.
 func (b *bench) workflowsVsNoop(ctx context.Context) (sendP95, ratio float64, err error) {
-	w := worker.New(b.a.Temporal, noopQueue, b.a.Activities())
-	w.RegisterWorkflowWithOptions(benchNoop, workflow.RegisterOptions{Name: "BenchNoop"})
+	o := worker.Options{TaskQueue: noopQueue, BuildID: b.a.Config.BuildID}
+	w := worker.New(b.a.Temporal, o, b.a.Activities())
+	w.RegisterWorkflowWithOptions(benchNoop, workflow.RegisterOptions{Name: "BenchNoop",
+		VersioningBehavior: workflow.VersioningBehaviorPinned})
 	if err := w.Start(); err != nil {
 		return 0, 0, err
 	}
 	defer w.Stop()
+	if _, err := worker.TakeCurrent(ctx, b.a.Temporal, o.Version(), o.Queues()[:1]); err != nil {
+		return 0, 0, err
+	}
 	noopRequest := func(in workflows.SendEmailInput) workflows.Request {
 		r := workflows.SendEmailRequest(in)
 		r.ID, r.Type, r.TaskQueue = "bench-noop:"+in.Key, "BenchNoop", noopQueue

@@ -59,9 +59,9 @@ func runWorker(ctx context.Context, stderr io.Writer) error {
 	if err := a.StartWorker(); err != nil {
 		return err
 	}
-	if _, err := a.EnsureSchedules(ctx); err != nil {
-		return err
-	}
+	// In the background: a failed set-up is retried while the worker
+	// polls, rather than ending the process.
+	a.KeepSchedules()
 	log.Info("worker started", "task_queue", cfg.TaskQueue, "temporal", cfg.TemporalAddress)
 	logMetrics(log, a)
 	<-ctx.Done()

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"hackdesk/internal/platform/version"
 )
 
 const usage = `usage: hackdesk <command> [flags]
@@ -28,6 +30,7 @@ commands:
                        demo/benchmark data: N submitted applications, M admin reviewers, K reviews
   receipts sample --email E [--amount 20.00] [--term T] [--post]
                        a campus-shop receipt signed by the dev shop; --post sends it to the local webhook
+  version              print the build id (the Worker Deployment version workers register)
 `
 
 func main() {
@@ -68,6 +71,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runSeed(ctx, args[1:], stdout, stderr)
 	case "receipts":
 		return runReceipts(ctx, args[1:], stdout, stderr)
+	case "version":
+		fmt.Fprintln(stdout, version.BuildID())
+		return nil
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -59,10 +59,12 @@ WHERE id = @id AND setup_dispatched_at = @dispatched_at::timestamptz;
 -- again (a unique violation when another live project has taken its name
 -- since it failed), and its steps that did not succeed are pending again;
 -- steps that succeeded keep their outcome (their activities find their
--- work done).
+-- work done). The earlier attempt's dispatch mark is forgotten: the retry
+-- dispatches a setup run of its own (its own correlation id) at once,
+-- instead of waiting out DispatchLostAfter for the old run to appear.
 WITH p AS (
     UPDATE foundry_projects
-    SET status = 'running', updated_at = now()
+    SET status = 'running', setup_dispatched_at = NULL, updated_at = now()
     WHERE workflow_id = @workflow_id AND status <> 'succeeded'
     RETURNING id
 )

@@ -14,8 +14,11 @@ UPDATE idempotency_keys SET status = @status, response = @response
 WHERE actor_id = @actor_id AND route = @route AND key = @key;
 
 -- name: IdempotencyKeysPrune :execrows
--- Keys are honoured for a while (see api/idempotency.go); older ones go.
-DELETE FROM idempotency_keys WHERE created_at < @before;
+-- Keys are honoured for a while (see api/idempotency.go); older ones go, at
+-- most @batch_size a call (the sweep deletes in short statements).
+DELETE FROM idempotency_keys k
+USING (SELECT o.actor_id, o.route, o.key FROM idempotency_keys o WHERE o.created_at < sqlc.arg(before)::timestamptz LIMIT @batch_size) old
+WHERE k.actor_id = old.actor_id AND k.route = old.route AND k.key = old.key;
 
 -- name: IdempotencyKeysDeleteForActor :execrows
 -- An erasure: the stored answers of the person's requests go.

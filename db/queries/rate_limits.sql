@@ -43,4 +43,8 @@ SELECT (coalesce((SELECT h.count FROM rate_limit_hits h
 FROM w;
 
 -- name: RateLimitDeleteExpired :execrows
-DELETE FROM rate_limit_hits WHERE expires_at < now();
+-- Counters whose window has ended, at most @batch_size a call (the sweep
+-- deletes in short statements).
+DELETE FROM rate_limit_hits h
+USING (SELECT o.key, o.window_start FROM rate_limit_hits o WHERE o.expires_at < now() LIMIT @batch_size) old
+WHERE h.key = old.key AND h.window_start = old.window_start AND h.expires_at < now();

@@ -13,5 +13,7 @@ SELECT t.body_sha256 FROM webhook_tokens t WHERE t.token = @token AND NOT EXISTS
 
 -- name: WebhookTokensPrune :execrows
 -- Tokens older than the signature window can never be accepted again
--- (their timestamp is signed with them), so they need not be kept.
-DELETE FROM webhook_tokens WHERE received_at < @before;
+-- (their timestamp is signed with them), so they need not be kept. At most
+-- @batch_size rows a call: the sweep deletes in short statements.
+DELETE FROM webhook_tokens
+WHERE token IN (SELECT t.token FROM webhook_tokens t WHERE t.received_at < sqlc.arg(before)::timestamptz LIMIT @batch_size);

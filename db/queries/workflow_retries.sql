@@ -22,3 +22,12 @@ SELECT workflow_id, max(created_at)::timestamptz AS last_queued_at
 FROM workflow_starts
 WHERE workflow_id = ANY(@workflow_ids::text[])
 GROUP BY workflow_id;
+
+-- name: WorkflowStartPublicURL :one
+-- The site address (the input's PublicURL) the newest outbox row of a
+-- workflow id that names one was queued with; '' when none does. A
+-- window workflow restarted by the reconciler sends the links its start
+-- was queued with.
+SELECT coalesce((SELECT input->>'PublicURL' FROM workflow_starts
+                 WHERE workflow_id = @workflow_id AND input->>'PublicURL' <> ''
+                 ORDER BY id DESC LIMIT 1), '')::text AS public_url;

@@ -14,6 +14,8 @@ import (
 	"go.temporal.io/api/operatorservice/v1"
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
+
+	"hackdesk/internal/platform/searchattrs"
 )
 
 // TemporalOptions configure the Temporal dev server.
@@ -71,6 +73,12 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 		// default four a partition left without work wastes its share.
 		"--dynamic-config-value", "matching.numTaskqueueReadPartitions=1",
 		"--dynamic-config-value", "matching.numTaskqueueWritePartitions=1",
+		// Worker Versioning: every hackdesk worker registers as a version
+		// of the deployment named after its task queue. The server keeps
+		// at most 100 deployments a namespace by default, and deployments
+		// are never removed; a test binary makes one per test (each test
+		// has its own task queue).
+		"--dynamic-config-value", "matching.maxDeployments=100000",
 	}
 	for _, sa := range SearchAttributes {
 		args = append(args, "--search-attribute", sa+"=Keyword")
@@ -111,7 +119,7 @@ func (t *Temporal) Stop() { t.proc.stop(20 * time.Second) }
 
 // SearchAttributes are the custom Keyword search attributes every hackdesk
 // workflow carries (workflows.KindAttribute and SubjectAttribute).
-var SearchAttributes = []string{"HackdeskKind", "HackdeskSubject"}
+var SearchAttributes = searchattrs.Names
 
 // RegisterSearchAttributes adds the attributes the namespace lacks, for a
 // Temporal server that `hackdesk dev` did not start. docs/operations.md

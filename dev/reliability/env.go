@@ -35,6 +35,9 @@ type Env struct {
 	TaskQueue string
 	procs     []*Proc
 	began     time.Time
+	// extraEnv is added to every process's environment (after the
+	// defaults, so it overrides them).
+	extraEnv []string
 }
 
 // Step reports a scenario's progress on stderr, with the time since it
@@ -68,10 +71,12 @@ func (e *Env) Close() {
 	e.Store.Close()
 }
 
-// Proc is one bin/hackdesk process.
+// Proc is one hackdesk process (bin/hackdesk unless started from another
+// build).
 type Proc struct {
 	Role    string // serve or worker
 	Name    string // serve-1, worker-2, ...
+	Bin     string // the binary
 	URL     string // the API's base URL (serve)
 	LogPath string
 	cmd     *exec.Cmd
@@ -107,19 +112,22 @@ func (e *Env) environment(dbProxy, temporalAddr string) []string {
 		"RECEIPT_SENDER_DOMAINS="+receipttest.DevShopDomain,
 		"DKIM_TXT_FILE="+s.shop.TXTFile,
 	)
-	return env
+	return append(env, e.extraEnv...)
 }
 
 // StartAPI starts `hackdesk serve`, reaching PostgreSQL and Temporal
 // through their proxies, and waits for /healthz.
-func (e *Env) StartAPI(ctx context.Context) (*Proc, error) {
+func (e *Env) StartAPI(ctx context.Context) (*Proc, error) { return e.StartAPIBin(ctx, e.s.hackdesk()) }
+
+// StartAPIBin is StartAPI with another build's binary.
+func (e *Env) StartAPIBin(ctx context.Context, bin string) (*Proc, error) {
 	port, err := devstack.FreePort()
 	if err != nil {
 		return nil, err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	env := append(e.environment(pgAPI, e.s.listen[temporalAPI]), "HTTP_ADDR="+addr, "PUBLIC_URL=http://"+addr)
-	p, err := e.start("serve", env)
+	p, err := e.start("serve", bin, env)
 	if err != nil {
 		return nil, err
 	}
@@ -138,8 +146,13 @@ func (e *Env) StartAPI(ctx context.Context) (*Proc, error) {
 // StartWorker starts `hackdesk worker`, reaching PostgreSQL through its
 // own proxy, and waits until it has started polling.
 func (e *Env) StartWorker(ctx context.Context) (*Proc, error) {
+	return e.StartWorkerBin(ctx, e.s.hackdesk())
+}
+
+// StartWorkerBin is StartWorker with another build's binary.
+func (e *Env) StartWorkerBin(ctx context.Context, bin string) (*Proc, error) {
 	env := append(e.environment(pgWorker, e.s.temporal.Address), "PUBLIC_URL=http://127.0.0.1:8080")
-	p, err := e.start("worker", env)
+	p, err := e.start("worker", bin, env)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +163,7 @@ func (e *Env) StartWorker(ctx context.Context) (*Proc, error) {
 	return p, err
 }
 
-func (e *Env) start(role string, env []string) (*Proc, error) {
+func (e *Env) start(role, bin string, env []string) (*Proc, error) {
 	n := 1
 	for _, p := range e.procs {
 		if p.Role == role {
@@ -163,7 +176,7 @@ func (e *Env) start(role string, env []string) (*Proc, error) {
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(filepath.Join(e.s.binDir, "hackdesk"), role)
+	cmd := exec.Command(bin, role)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -171,7 +184,7 @@ func (e *Env) start(role string, env []string) (*Proc, error) {
 		logFile.Close()
 		return nil, err
 	}
-	p := &Proc{Role: role, Name: name, LogPath: logPath, cmd: cmd, done: make(chan struct{})}
+	p := &Proc{Role: role, Name: name, Bin: bin, LogPath: logPath, cmd: cmd, done: make(chan struct{})}
 	go func() {
 		_ = cmd.Wait()
 		logFile.Close()

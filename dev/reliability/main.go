@@ -39,6 +39,7 @@ var scenarios = []scenario{
 	{"S3 down during a resume upload", scenarioS3Down, 2 * time.Minute},
 	{"Scale-out: two APIs and two workers", scenarioScaleOut, 3 * time.Minute},
 	{"Webhook storm under PostgreSQL resets", scenarioWebhookStorm, 3 * time.Minute},
+	{"Upgrade: roll out, roll back, roll out again", scenarioUpgrade, 12 * time.Minute},
 }
 
 func main() {
@@ -49,6 +50,11 @@ func run() int {
 	only := flag.String("run", "", "run only the scenarios whose name matches this regular expression")
 	doc := flag.String("doc", "docs/reliability.md", "file whose marked section gets the table (empty: none)")
 	keep := flag.Bool("keep", false, "keep the data directory (logs, databases) afterwards")
+	if v := os.Getenv("RELIABILITY_UPGRADE_FROM"); v != "" {
+		upgradeFrom = v
+	}
+	flag.StringVar(&upgradeFrom, "upgrade-from", upgradeFrom,
+		"the earlier commit the upgrade scenario builds and rolls from (env RELIABILITY_UPGRADE_FROM)")
 	flag.Parse()
 	match, err := regexp.Compile(*only)
 	if err != nil {

@@ -171,6 +171,9 @@ func StartSuite(ctx context.Context, root string) (_ *Suite, err error) {
 
 func (s *Suite) logPath(name string) string { return filepath.Join(s.dataDir, "logs", name+".log") }
 
+// hackdesk is the binary of this tree (make build).
+func (s *Suite) hackdesk() string { return filepath.Join(s.binDir, "hackdesk") }
+
 // startToxiproxy runs bin/toxiproxy-server on a free port and creates the
 // proxies.
 func (s *Suite) startToxiproxy(ctx context.Context) error {

@@ -34,6 +34,7 @@ import (
 	"hackdesk/dev/fakegithub"
 	"hackdesk/dev/receipttest"
 	"hackdesk/internal/platform/config"
+	"hackdesk/worker"
 )
 
 // TimeZone is the zone tests run in: an odd, non-UTC offset catches code
@@ -329,4 +330,22 @@ func Temporal(t testing.TB, cfg config.Config) client.Client {
 	}
 	t.Cleanup(c.Close)
 	return c
+}
+
+// WorkerOptions are the options of a hackdesk worker (worker.New) for
+// cfg's task queue and build.
+func WorkerOptions(cfg config.Config) worker.Options {
+	return worker.Options{TaskQueue: cfg.TaskQueue, BuildID: cfg.BuildID}
+}
+
+// MakeCurrent makes the version of a started worker of o (worker.New) the
+// current version of its deployment, as a first deploy does, so runs on
+// its task queue go to it.
+func MakeCurrent(t testing.TB, c client.Client, o worker.Options) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := worker.TakeCurrent(ctx, c, o.Version(), o.Queues()[:1]); err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
 }

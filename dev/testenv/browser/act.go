@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -33,6 +34,21 @@ func (p *Page) pressOn(ctx context.Context, obj runtime.RemoteObjectID) error {
 	if pt.Why != "" {
 		return errors.New(pt.Why)
 	}
+	// A page still settling (focus moving to a heading after a step change,
+	// a frame growing as it loads) can scroll the element away between the
+	// measure and the press, and the press then lands on something else:
+	// press only where the element stays put for a few frames.
+	time.Sleep(settle)
+	again, err := callOn[point](ctx, obj, jsPoint)
+	if err != nil {
+		return err
+	}
+	if again.Why != "" {
+		return errors.New(again.Why)
+	}
+	if math.Abs(again.X-pt.X) > 1 || math.Abs(again.Y-pt.Y) > 1 {
+		return errors.New("it is still moving")
+	}
 	if p.tab.vp.Mobile {
 		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{
 			Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: pt.X, Y: pt.Y}},
@@ -57,6 +73,9 @@ func (p *Page) pressOn(ctx context.Context, obj runtime.RemoteObjectID) error {
 	}
 	return nil
 }
+
+// settle is how long an element must stay where it is before it is pressed.
+const settle = 50 * time.Millisecond
 
 // Click presses the element with the role and accessible name (a tap on a
 // Mobile page), once it is enabled and nothing covers it.

@@ -212,6 +212,10 @@ func RecordSummary(ctx context.Context, q *db.Queries, n Notice) ([]mail.Ref, er
 type FutureWindow struct {
 	HackathonID uuid.UUID
 	Dates       Dates
+	// PublicURL is the site address the edition's ApplicationWindow was
+	// last queued with (the API's PUBLIC_URL); empty when none is known
+	// (the reconciler then uses its own).
+	PublicURL string
 }
 
 // FutureWindows lists the editions whose opening or close is after now,
@@ -223,7 +227,17 @@ func FutureWindows(ctx context.Context, q *db.Queries, now time.Time) ([]FutureW
 	}
 	out := make([]FutureWindow, len(rows))
 	for i, h := range rows {
-		out[i] = FutureWindow{HackathonID: h.ID, Dates: DatesOf(h)}
+		url, err := q.WorkflowStartPublicURL(ctx, WindowWorkflowID(h.ID))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = FutureWindow{HackathonID: h.ID, Dates: DatesOf(h), PublicURL: url}
 	}
 	return out, nil
+}
+
+// WindowWorkflowID is the workflow ID of an edition's ApplicationWindow
+// run, from its business key (workflows.ApplicationWindowID).
+func WindowWorkflowID(hackathonID uuid.UUID) string {
+	return "application-window:" + hackathonID.String()
 }

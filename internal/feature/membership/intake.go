@@ -64,10 +64,10 @@ func Intake(ctx context.Context, q *db.Queries, token string, raw []byte) (Store
 	return Stored{ID: row.ID, Status: ReceiptStatus(row.Status)}, nil
 }
 
-// PruneTokens deletes the tokens that can no longer pass the signature
-// check, and returns how many.
-func PruneTokens(ctx context.Context, q *db.Queries, now time.Time) (int64, error) {
-	return q.WebhookTokensPrune(ctx, now.Add(-tokenKeep))
+// PruneTokens deletes up to batch of the tokens that can no longer pass
+// the signature check, and returns how many.
+func PruneTokens(ctx context.Context, q *db.Queries, now time.Time, batch int32) (int64, error) {
+	return q.WebhookTokensPrune(ctx, db.WebhookTokensPruneParams{Before: now.Add(-tokenKeep), BatchSize: batch})
 }
 
 // retryRead runs an insert-or-read statement again when it found neither

@@ -13,6 +13,11 @@ import (
 	"hackdesk/internal/platform/mail"
 )
 
+// WindowWorkflowID is the workflow ID of a term's TermWindow run, from its
+// business key (workflows.TermWindowID); the term reconciler's activity
+// looks its runs up by it.
+func WindowWorkflowID(termID uuid.UUID) string { return "term-window:" + termID.String() }
+
 // Dates are a term's two form windows as stored; a window is both times or
 // neither. The TermWindow workflow takes them as its input and signal, and
 // reads them back through WindowDates: one type across that boundary.
@@ -168,4 +173,16 @@ type Closing struct {
 func RecordClosed(ctx context.Context, q *db.Queries, c Closing) (int, error) {
 	row, err := q.TermWindowCloseRecord(ctx, db.TermWindowCloseRecordParams{TermID: c.TermID, Kind: string(c.Kind), ClosesAt: c.ClosesAt})
 	return int(row.Submitted), err
+}
+
+// WindowPublicURL is the site address the term's TermWindow workflow was
+// last queued with (the API's PUBLIC_URL), else fallback: a run the
+// reconciler restarts sends the links its term was queued with, whatever
+// the worker's settings.
+func WindowPublicURL(ctx context.Context, q *db.Queries, termID uuid.UUID, fallback string) (string, error) {
+	url, err := q.WorkflowStartPublicURL(ctx, WindowWorkflowID(termID))
+	if err != nil || url == "" {
+		return fallback, err
+	}
+	return url, nil
 }

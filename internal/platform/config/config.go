@@ -14,6 +14,7 @@ import (
 
 	"hackdesk/internal/platform/payloadcodec"
 	"hackdesk/internal/platform/signing"
+	"hackdesk/internal/platform/version"
 )
 
 // Config is every setting the binary reads. Zero values mean "not set".
@@ -22,6 +23,11 @@ type Config struct {
 	TemporalAddress   string
 	TemporalNamespace string
 	TaskQueue         string
+	// BuildID is the binary's build id (version.BuildID), under which its
+	// workers register as a version of the Worker Deployment named after
+	// TaskQueue. Not read from the environment: it is what the binary is.
+	// Tests set their own.
+	BuildID string
 	// TLS to Temporal (a cluster behind TLS, Temporal Cloud): a client
 	// certificate and key (mTLS), or an API key; either turns TLS on.
 	TemporalTLSCert string
@@ -147,6 +153,7 @@ func Defaults() Config {
 		TemporalAddress:    "127.0.0.1:7233",
 		TemporalNamespace:  "default",
 		TaskQueue:          "hackdesk",
+		BuildID:            version.BuildID(),
 		HTTPAddr:           "127.0.0.1:8080",
 		PublicURL:          "http://127.0.0.1:8080",
 		S3Region:           "us-east-1",

@@ -21,6 +21,8 @@ const ClaimTimeout = 2 * time.Minute
 // out of reach (db.Persist). With the delivering activity's start-to-close
 // timeout it stays under ClaimTimeout, so no other attempt takes the email
 // over while the outcome is still being written down.
+// A stopping process waits for these writes before it closes the
+// database pool (activities.InFlight, app.App.Close).
 const BookkeepingTimeout = 45 * time.Second
 
 // Errors of Deliver, besides the store's and the Sender's.

@@ -49,6 +49,9 @@ type Metrics struct {
 	// them a store.
 	pool   *poolCollector
 	outbox *outboxCollector
+	// pollers is read at scrape time, once WatchPollers gives it a
+	// reader.
+	pollers *pollersCollector
 
 	mu    sync.Mutex
 	names map[string]string // metric name → type, of every metric defined here
@@ -79,7 +82,7 @@ func New(log *slog.Logger) *Metrics {
 	m.emails = m.counter("emails_total",
 		"Emails handed to the mail driver, by driver and outcome: sent, failed (permanent, not retried) or error (transient, retried).",
 		"driver", "outcome")
-	m.pool, m.outbox = newPoolCollector(m), newOutboxCollector(m)
+	m.pool, m.outbox, m.pollers = newPoolCollector(m), newOutboxCollector(m), newPollersCollector(m)
 	return m
 }
 

@@ -43,9 +43,20 @@ var retryableTypes = map[string]bool{
 // RetryableType reports whether runs of a workflow type may be retried.
 func RetryableType(typ string) bool { return retryableTypes[typ] }
 
-// RetryableStatus reports whether a run that ended with st may be retried:
-// one that failed or timed out.
-func RetryableStatus(st Status) bool { return st == Failed || st == TimedOut }
+// RetryableStatus reports whether a run of type typ that ended with st may
+// be retried: one that failed or timed out, and a TermWindow that an
+// operator terminated or cancelled (the term reconciler leaves it stopped
+// until its dates change or an admin restarts it here). Runs of the other
+// types that were stopped on purpose stay stopped.
+func RetryableStatus(typ string, st Status) bool {
+	switch st {
+	case Failed, TimedOut:
+		return true
+	case Terminated, Canceled:
+		return typ == "TermWindow"
+	}
+	return false
+}
 
 // ErrNoWorkflow is a workflow id the outbox never queued.
 var ErrNoWorkflow = apperr.New(apperr.NotFound, "Not found")
@@ -55,7 +66,8 @@ func notRetryable(format string, args ...any) *apperr.Error {
 }
 
 // Retry queues one more start of workflowID, whose latest run has status
-// st, in the transaction behind q, and answers its retry number. The
+// st, in the transaction behind q, and answers its retry number (a
+// terminated or cancelled TermWindow is restarted the same way). The
 // start is a new outbox row numbered after the workflow id's last, with
 // the input of its newest row (the business key's input; a TermWindow's
 // latest dates); the dispatcher starts it only if the last run failed.
@@ -95,7 +107,7 @@ func Retry(ctx context.Context, q *db.Queries, workflowID string, st Status) (in
 		return 0, notRetryable("Workflow %s is running.", workflowID)
 	case st == Completed:
 		return 0, notRetryable("Workflow %s completed.", workflowID)
-	case !RetryableStatus(st):
+	case !RetryableStatus(latest.Type, st):
 		return 0, notRetryable("Workflow %s is %s; only a failed or timed-out run is retried.", workflowID, describe(st))
 	}
 	next := int(state.LastRetry) + 1
@@ -144,7 +156,7 @@ type Listed struct {
 }
 
 // Annotate marks which of the runs may be retried: a failed or timed-out
-// run of a retried type that this deployment's outbox queued, and after
+// run of a retried type (or a stopped TermWindow, RetryableStatus) that this deployment's outbox queued, and after
 // which nothing was queued under its id (no retry, no fresh start).
 func Annotate(ctx context.Context, q *db.Queries, list []Run) ([]Listed, error) {
 	ids := make([]string, 0, len(list))
@@ -162,7 +174,7 @@ func Annotate(ctx context.Context, q *db.Queries, list []Run) ([]Listed, error) 
 	out := make([]Listed, len(list))
 	for i, r := range list {
 		k, ok := last[r.WorkflowID]
-		out[i] = Listed{Run: r, Retryable: ok && RetryableType(r.Type) && RetryableStatus(r.Status) &&
+		out[i] = Listed{Run: r, Retryable: ok && RetryableType(r.Type) && RetryableStatus(r.Type, r.Status) &&
 			!k.LastQueuedAt.After(r.ClosedAt)}
 	}
 	return out, nil

@@ -143,6 +143,27 @@ func TestRetryRules(t *testing.T) {
 	refused(t, err, "input has been cleared")
 }
 
+// A TermWindow an operator terminated or cancelled is restarted by a
+// retry (the reconciler leaves it stopped); a stopped finalization is not.
+func TestRetryStoppedTermWindow(t *testing.T) {
+	t.Parallel()
+	store := testenv.Store(t)
+	req := workflows.TermWindowRequest(workflows.TermWindowInput{TermID: uuid.New(), TermName: "Fall"})
+	queue(t, store, req, true)
+	if n, err := retry(store, req.ID, runs.Terminated); err != nil || n != 1 {
+		t.Fatalf("retry of a terminated TermWindow: %d %v", n, err)
+	}
+	startAll(t, store, req.ID)
+	if n, err := retry(store, req.ID, runs.Canceled); err != nil || n != 2 {
+		t.Fatalf("retry of a cancelled TermWindow: %d %v", n, err)
+	}
+	for _, st := range []runs.Status{runs.Terminated, runs.Canceled} {
+		if runs.RetryableStatus("HiringFinalization", st) || !runs.RetryableStatus("TermWindow", st) {
+			t.Errorf("RetryableStatus(%s) wrong", st)
+		}
+	}
+}
+
 // Two retries sent at once queue one start: the other is refused.
 func TestRetryConcurrentQueuesOne(t *testing.T) {
 	t.Parallel()

@@ -19,13 +19,10 @@ import (
 	"hackdesk/workflows"
 )
 
-// Kinds are every HackdeskKind, in the order the operator's page lists
-// them.
-var Kinds = []workflows.Kind{
-	workflows.KindHiring, workflows.KindReceipt, workflows.KindTerm, workflows.KindFoundry,
-	workflows.KindResume, workflows.KindRsvp, workflows.KindBroadcast, workflows.KindEmail, workflows.KindApplicationWindow,
-	workflows.KindErase, workflows.KindRetention,
-}
+// Kinds are every HackdeskKind (workflows.Kinds), in the order the
+// operator's page lists them; the scheduled jobs' kinds (sweep,
+// reconcile) included, so their failures are counted and listed too.
+var Kinds = workflows.Kinds
 
 // StatusOf maps a Temporal execution status.
 func StatusOf(s enumspb.WorkflowExecutionStatus) Status {
@@ -73,10 +70,15 @@ type Run struct {
 }
 
 // failedSince is the visibility query of hackdesk's runs that failed or
-// timed out since a time, of one kind when kind is set.
-func failedSince(since time.Time, kind workflows.Kind) string {
+// timed out since a time, of one kind when kind is set; with stopped, the
+// runs that were terminated or cancelled too.
+func failedSince(since time.Time, kind workflows.Kind, stopped bool) string {
 	var b strings.Builder
-	b.WriteString("(ExecutionStatus = 'Failed' OR ExecutionStatus = 'TimedOut')")
+	b.WriteString("(ExecutionStatus = 'Failed' OR ExecutionStatus = 'TimedOut'")
+	if stopped {
+		b.WriteString(" OR ExecutionStatus = 'Terminated' OR ExecutionStatus = 'Canceled'")
+	}
+	b.WriteString(")")
 	fmt.Fprintf(&b, " AND CloseTime >= '%s'", since.UTC().Format(time.RFC3339))
 	if kind != "" {
 		fmt.Fprintf(&b, " AND HackdeskKind = '%s'", kind)
@@ -93,12 +95,12 @@ func failedSince(since time.Time, kind workflows.Kind) string {
 	return b.String()
 }
 
-// ListFailed lists up to limit runs that failed or timed out since a
-// time, newest first (visibility lists closed runs by close time, newest
+// ListFailed lists up to limit runs that ended without completing since a
+// time (failed, timed out, terminated or cancelled), newest first (visibility lists closed runs by close time, newest
 // first; it takes no ORDER BY on every store, so the page is sorted here).
 func ListFailed(ctx context.Context, c client.Client, since time.Time, limit int) ([]Run, error) {
 	resp, err := c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-		PageSize: int32(limit), Query: failedSince(since, ""),
+		PageSize: int32(limit), Query: failedSince(since, "", true),
 	})
 	if err != nil {
 		return nil, err
@@ -138,7 +140,7 @@ func CountFailed(ctx context.Context, c client.Client, since time.Time) (map[wor
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: failedSince(since, k)})
+			resp, err := c.CountWorkflow(ctx, &workflowservice.CountWorkflowExecutionsRequest{Query: failedSince(since, k, false)})
 			counts[i], errs[i] = resp.GetCount(), err
 		}()
 	}

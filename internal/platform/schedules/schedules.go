@@ -1,9 +1,16 @@
 // Package schedules keeps hackdesk's Temporal Schedules: the recurring
 // workflows, started by the Temporal server on an interval instead of by
 // requests or goroutines. `hackdesk worker` and `hackdesk dev` ensure them
-// at start-up (Ensure): each is created when missing, updated when its
-// definition changed, and otherwise left as it is, so any number of
-// starts, from any number of workers, leave one schedule of each.
+// in the background (Ensure, retried until it succeeds): each is created
+// when missing and otherwise left as it is, so any number of starts, from
+// any number of workers, leave one schedule of each.
+//
+// One owner of their definitions: a schedule's definition holds no
+// process setting (only its task queue, which also names it), so workers
+// configured differently define it alike; and an existing schedule whose
+// definition differs is updated only by a worker of the deployment's
+// current build. During a roll-out the previous build's workers, still
+// running for their pinned runs, leave the new definitions alone.
 package schedules
 
 import (
@@ -23,25 +30,35 @@ import (
 	"hackdesk/workflows"
 )
 
-// The schedules' IDs and intervals.
+// The schedules' intervals.
 const (
-	// SweepID runs Sweep: deleting expired webhook tokens, idempotency
-	// keys and rate-limit counters. Nothing reads an expired row as live
-	// (each reader checks the expiry itself), so the interval only bounds
-	// how many dead rows wait: at most ten minutes' worth.
-	SweepID    = "hackdesk-sweep"
+	// SweepEvery: Sweep deletes expired webhook tokens, idempotency keys
+	// and rate-limit counters. Nothing reads an expired row as live (each
+	// reader checks the expiry itself), so the interval only bounds how
+	// many dead rows wait: at most ten minutes' worth.
 	SweepEvery = 10 * time.Minute
-	// TermReconcileID runs TermReconcile: restarting a term's missing
+	// TermReconcileEvery: TermReconcile restarts a term's missing
 	// TermWindow run. A window's first step is its announcement, days
 	// ahead; a quarter of an hour late is harmless.
-	TermReconcileID    = "hackdesk-term-reconcile"
 	TermReconcileEvery = 15 * time.Minute
-	// RetentionID runs Retention: purging what is past its retention
+	// RetentionEvery: Retention purges what is past its retention
 	// (docs/privacy.md). Retention is counted in days; once a day is
 	// enough.
-	RetentionID    = "hackdesk-retention"
 	RetentionEvery = 24 * time.Hour
 )
+
+// SweepID is the ID of the Sweep schedule of a task queue
+// ("hackdesk-sweep" for the default queue): two installations sharing a
+// namespace on different queues each have their own.
+func SweepID(taskQueue string) string { return taskQueue + "-sweep" }
+
+// TermReconcileID is the ID of the TermReconcile schedule of a task queue
+// ("hackdesk-term-reconcile").
+func TermReconcileID(taskQueue string) string { return taskQueue + "-term-reconcile" }
+
+// RetentionID is the ID of the Retention schedule of a task queue
+// ("hackdesk-retention").
+func RetentionID(taskQueue string) string { return taskQueue + "-retention" }
 
 // Schedule is one schedule's definition.
 type Schedule struct {
@@ -53,16 +70,18 @@ type Schedule struct {
 	Summary  string
 }
 
-// All are hackdesk's schedules for a worker on taskQueue; publicURL goes
-// into the links of the emails the restarted TermWindow runs send.
-func All(taskQueue, publicURL string) []Schedule {
+// All are hackdesk's schedules for the workers of taskQueue. They take no
+// setting of the process that defines them: TermReconcile's runs take
+// each term's site address from the term's own start (its TermWindow's
+// outbox row, the API's PUBLIC_URL).
+func All(taskQueue string) []Schedule {
 	return []Schedule{
-		{ID: SweepID, Every: SweepEvery, Workflow: "Sweep", Kind: workflows.KindSweep,
+		{ID: SweepID(taskQueue), Every: SweepEvery, Workflow: "Sweep", Kind: workflows.KindSweep,
 			Summary: "Delete expired webhook tokens, idempotency keys and rate-limit counters"},
-		{ID: TermReconcileID, Every: TermReconcileEvery, Workflow: "TermReconcile", Kind: workflows.KindReconcile,
-			Args:    []any{workflows.TermReconcileInput{PublicURL: publicURL}},
+		{ID: TermReconcileID(taskQueue), Every: TermReconcileEvery, Workflow: "TermReconcile", Kind: workflows.KindReconcile,
+			Args:    []any{workflows.TermReconcileInput{}},
 			Summary: "Restart the missing window workflow of each term and hackathon edition with a window ahead"},
-		{ID: RetentionID, Every: RetentionEvery, Workflow: "Retention", Kind: workflows.KindRetention,
+		{ID: RetentionID(taskQueue), Every: RetentionEvery, Workflow: "Retention", Kind: workflows.KindRetention,
 			Summary: "Purge personal data past its retention"},
 	}
 }
@@ -90,15 +109,20 @@ func (s Schedule) Options(taskQueue string) client.ScheduleOptions {
 // Outcome is what Ensure did.
 type Outcome struct {
 	Created, Updated, Unchanged []string // schedule IDs
+	// Left are the schedules whose definition differs, left as they are
+	// by a worker that is not the owner.
+	Left []string
 }
 
-// Ensure creates each schedule that does not exist and updates each whose
-// interval, workflow, task queue, arguments, summary or overlap policy
-// differ from the definition; a schedule as defined is left alone. dc is
-// the client's data converter (nil: the default), which the described
-// arguments are decoded with before they are compared: encrypted
-// arguments differ byte for byte every time they are written.
-func Ensure(ctx context.Context, c client.Client, dc converter.DataConverter, taskQueue string, all []Schedule) (Outcome, error) {
+// Ensure creates each schedule that does not exist and, when owner is set
+// (a worker of the current build), updates each whose interval, workflow,
+// task queue, arguments, summary or overlap policy differ from the
+// definition; a schedule as defined is left alone, and so is a differing
+// one when owner is not set. dc is the client's data converter (nil: the
+// default), which the described arguments are decoded with before they
+// are compared: encrypted arguments differ byte for byte every time they
+// are written.
+func Ensure(ctx context.Context, c client.Client, dc converter.DataConverter, taskQueue string, all []Schedule, owner bool) (Outcome, error) {
 	if dc == nil {
 		dc = converter.GetDefaultDataConverter()
 	}
@@ -113,7 +137,7 @@ func Ensure(ctx context.Context, c client.Client, dc converter.DataConverter, ta
 		if !errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
 			return out, fmt.Errorf("create schedule %s: %w", s.ID, err)
 		}
-		updated := false
+		updated, left := false, false
 		err = c.ScheduleClient().GetHandle(ctx, s.ID).Update(ctx, client.ScheduleUpdateOptions{
 			DoUpdate: func(in client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
 				have := in.Description.Schedule
@@ -122,6 +146,10 @@ func Ensure(ctx context.Context, c client.Client, dc converter.DataConverter, ta
 					return nil, err
 				}
 				if same {
+					return nil, temporal.ErrSkipScheduleUpdate
+				}
+				if !owner {
+					left = true
 					return nil, temporal.ErrSkipScheduleUpdate
 				}
 				updated = true
@@ -138,9 +166,12 @@ func Ensure(ctx context.Context, c client.Client, dc converter.DataConverter, ta
 		if err != nil {
 			return out, fmt.Errorf("update schedule %s: %w", s.ID, err)
 		}
-		if updated {
+		switch {
+		case updated:
 			out.Updated = append(out.Updated, s.ID)
-		} else {
+		case left:
+			out.Left = append(out.Left, s.ID)
+		default:
 			out.Unchanged = append(out.Unchanged, s.ID)
 		}
 	}

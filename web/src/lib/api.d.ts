@@ -29,6 +29,12 @@ export interface paths {
          *     answered, or whose offer expired is 400 Validation failed with the ids under
          *     `details.application_ids`, e.g. `"not submitted: <id>; already answered: <id>"`.
          *     Nothing changes on a refusal.
+         *     The batch is scoped to one edition (`hackathon`, the current one by default): an
+         *     application of another edition is not found (404). A batch of offers that would
+         *     take the edition's open offers (unanswered, deadline ahead) and attending RSVPs
+         *     past its `capacity` is 409 `{error:"Over capacity", message:"<n> offers and
+         *     attending would pass the capacity of <c>"}` unless the body says
+         *     `allow_over_capacity: true` (the page asks the admin first).
          *     With an `Idempotency-Key` header, a retried request with the same key and body
          *     answers the stored response and sends no second email; the same key with a
          *     different body is 422 `{error:"Idempotency key reused"}`.
@@ -52,7 +58,9 @@ export interface paths {
         /**
          * Answer the caller's offer
          * @description Only for the caller's own application with decision `offer`, strictly before
-         *     `rsvp_deadline` (by the database's clock). The answer may be changed until the
+         *     `rsvp_deadline` (by the database's clock). The application answered is the
+         *     caller's one holding an open offer, in whatever edition; without one, the current
+         *     edition's (whose refusal then says why). The answer may be changed until the
          *     deadline; each change sets `rsvp_at` and is kept as an `application_events` row
          *     (kind `rsvp`, detail `{attending, previous}`); repeating the current answer changes
          *     nothing. No application: 404. No offer (draft, undecided, waitlisted, rejected):
@@ -80,7 +88,8 @@ export interface paths {
          *     every application in exactly one state, and the attending RSVPs by `rsvp_at` in UTC
          *     hours (`interval=1`) or UTC days (`interval=24`), every bucket from the first
          *     answer's to the last one's, empty ones included. Counts and timeline come from one
-         *     snapshot.
+         *     snapshot. One edition's (`hackathon`, the current one by default), named in the
+         *     answer, with its `capacity`: the attending RSVPs and open offers against it.
          */
         get: operations["getDashboard"];
         put?: never;
@@ -116,8 +125,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The database and Temporal both answer
-         * @description Answers 200 only when the database and Temporal both answer within two seconds.
+         * The database and Temporal both answer, and the namespace is set up
+         * @description Answers 200 only when the database and Temporal both answer within two seconds and
+         *     the Temporal namespace has the workflows' search attributes (`search_attributes`;
+         *     a namespace without them fails every start, so the process is not ready).
          *     `outbox` reports the backlog of workflow starts queued in the database; a backlog
          *     is never a reason for 503 (it drains once Temporal is back).
          */
@@ -392,14 +403,25 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The caller's application, or null
-         * @description The application with its team's display names (`team_members_with_names`, as reviewers see them).
+         * The caller's application in the current edition, or null
+         * @description The application of the current edition with its team's display names
+         *     (`team_members_with_names`, as reviewers see them); a submitted application stays
+         *     readable whatever the window. Earlier editions' are `GET /api/applications/history`.
          */
         get: operations["getApplication"];
         put?: never;
         /**
-         * Start the caller's hackathon application (draft)
-         * @description The email is prefilled from the account. One application per account.
+         * Start the caller's hackathon application (draft) in the current edition
+         * @description One application per account and edition, in the current edition. Outside its
+         *     application window this is 403 `{error:"Applications are closed",
+         *     message:"Applications for <name> open <date>"}` (or `"… closed on <date>"`),
+         *     before any other check. Blank, the email is prefilled from the account. With
+         *     `copy_from`, one of the caller's applications of an earlier edition, its contact,
+         *     about-you, demographic, education, experience and link fields are copied, and its
+         *     resume object is copied to a key of its own (`{userId}/{filename}`, the file name
+         *     suffixed `-2`, `-3`, … when another of the caller's applications holds the key);
+         *     its answers, team, positions and agreements never are. `copy_from` naming someone
+         *     else's application (or none) is 403; the current edition's, 409.
          */
         post: operations["createApplication"];
         delete?: never;
@@ -410,7 +432,9 @@ export interface paths {
          * @description Absent fields stay as they are; `null` or a blank string clears a field. Every
          *     field is validated; on any failure nothing changes. List fields accept a
          *     comma-separated string or an array of strings and are stored comma-separated.
-         *     After submission every PATCH answers 409. A PATCH that names `team_members` looks
+         *     After submission every PATCH answers 409. Outside the current edition's
+         *     application window every PATCH is 403 `{error:"Applications are closed", message}`,
+         *     before any other check (the draft stays as it was). A PATCH that names `team_members` looks
          *     them up as accounts and counts against the team search's per-caller limit
          *     (`GET /api/users/emails`): 429 with Retry-After beyond it.
          */
@@ -436,9 +460,34 @@ export interface paths {
          *     marketing_opt_in. Every required question that applies (general, or of a chosen
          *     position) needs an answer (`answers.<question_id>` in `details`). A failure lists
          *     every missing field in `details` (the resume as `resume`). Team members must still
-         *     be confirmed accounts.
+         *     be confirmed accounts. Outside the current edition's application window this is
+         *     403 `{error:"Applications are closed", message}` before any other check, judged at
+         *     the transaction's clock, the instant `submitted_at` records: a submission racing
+         *     the close is accepted before it or refused after it, never half.
          */
         post: operations["submitApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's applications of earlier editions (read-only)
+         * @description Every application of the caller in an edition other than the current one, the
+         *     latest edition first: its status, decision and RSVP. Any of them may be named as
+         *     `copy_from` when starting the current edition's application.
+         */
+        get: operations["getApplicationHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -454,7 +503,8 @@ export interface paths {
         };
         /**
          * The caller's resume with signed links (1 hour)
-         * @description Also the resume status check on page load. Only ever the caller's own resume.
+         * @description Also the resume status check on page load. Only ever the caller's own resume, that
+         *     of their application in the current edition.
          *     `url` downloads the file; `preview_url`, only for a PDF, shows it in place (for a
          *     frame on the page: the link is on the object store's origin, never the app's).
          */
@@ -465,10 +515,14 @@ export interface paths {
          * @description Multipart form with a `file` part: PDF, DOC or DOCX, at most 10 MB (enforced while
          *     reading). The type is decided by the content (`%PDF-`, the OLE2 signature, or a
          *     ZIP holding `word/document.xml`) and must match the extension. The object key is
-         *     `{userId}/{safe filename}`. A replaced object is deleted by the ResumeCleanup
-         *     workflow once links to it have expired, unless it is current again. The draft is
-         *     checked before the body is read: no application 404, a submitted one 409 (a
-         *     client sending `Expect: 100-continue` never sends the file then). One account runs
+         *     `{userId}/{safe filename}`, the file name suffixed `-2`, `-3`, … when another of
+         *     the caller's applications (an earlier edition's) holds that key: an object belongs
+         *     to one application. A replaced object is deleted by the ResumeCleanup workflow once
+         *     links to it have expired, unless one of the caller's applications points at it. The
+         *     window and the draft of the current edition are checked before the body is read:
+         *     outside the window 403 `{error:"Applications are closed", message}`, no
+         *     application 404, a submitted one 409 (a client sending `Expect: 100-continue` never
+         *     sends the file then). One account runs
          *     at most 2 uploads (resume or headshot) at once: 429 with Retry-After beyond.
          */
         post: operations["uploadResume"];
@@ -510,7 +564,9 @@ export interface paths {
         };
         /**
          * The next application for the caller to review (admin)
-         * @description The assignment rule: submitted applications only, never the caller's own, one
+         * @description The assignment rule, in the current edition only (no `hackathon` parameter; when
+         *     the current edition moves, the next request serves the new one): submitted
+         *     applications only, never the caller's own, one
          *     whose team members include the caller's email (compared case-insensitively,
          *     whole addresses only), or one the caller reviewed; fewest reviews first; ties
          *     by application id in lexicographic order. With a review cap
@@ -546,9 +602,11 @@ export interface paths {
          * Score an application (admin)
          * @description All four scores are required and range-checked (also by CHECK constraints).
          *     Missing or out-of-range: 400 Validation failed. Application missing or not
-         *     submitted: 404. A conflict of interest, the caller's own application or one
+         *     submitted: 404. An application of an edition other than the current one: 409
+         *     `{error:"That hackathon is not the current one"}` (reviews are of the current
+         *     edition only). A conflict of interest, the caller's own application or one
          *     whose team members include the caller's email: 403. Second review by the same
-         *     reviewer: 409.
+         *     reviewer: 409. `total_reviews` counts the caller's reviews of every edition.
          */
         post: operations["submitReview"];
         delete?: never;
@@ -570,7 +628,9 @@ export interface paths {
          *     concurrently under a 30 s deadline; a part that fails answers its default (empty
          *     list, zeros) and is named in `failed`, so that a default can be told from a real
          *     empty board. With `reviewerId`: `{reviewerScores}`. Averages are rounded to two
-         *     decimals.
+         *     decimals. Everything is one edition's (`hackathon`, the current one by default,
+         *     named in the answer as `hackathon`): its reviewers' counters, its submitted
+         *     applications, a reviewer's scores in it.
          */
         get: operations["getLeaderboard"];
         put?: never;
@@ -629,6 +689,8 @@ export interface paths {
          *     their z-scores (each review's total within its reviewer's reviews; see
          *     `AdminReview`); both are null for an unreviewed application, which sorts last in
          *     both directions. Ties are broken by id in the same direction, so pages are stable.
+         *     One edition's applications (`hackathon`, the current one by default), named in the
+         *     answer.
          */
         get: operations["listApplications"];
         put?: never;
@@ -653,7 +715,8 @@ export interface paths {
          *     each with its total and normalized score. For the
          *     caller's own application, or one whose team members include the caller's email,
          *     the reviews are withheld: `reviews` is empty and `reviews_hidden` is true. An
-         *     unknown or malformed id answers 404 `{"error":"Application not found"}`.
+         *     unknown or malformed id, or an application of another edition than `hackathon`
+         *     (the current one by default), answers 404 `{"error":"Application not found"}`.
          */
         get: operations["getAdminApplication"];
         put?: never;
@@ -662,6 +725,105 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/hackathons/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current edition and its phase (public)
+         * @description `phase` at the database's clock: `upcoming` before applications open, `open` until
+         *     they close (for good without a close date), then `closed`, `running` from
+         *     `starts_at` and `over` from `ends_at` (when those are set). There is always a
+         *     current edition.
+         */
+        get: operations["getCurrentHackathon"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hackathons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every edition, for the staff pages' edition switcher (admin)
+         * @description The same list as `GET /api/admin/hackathons`, the latest opening first.
+         */
+        get: operations["listHackathonsForStaff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/hackathons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every edition, the latest opening first (superadmin) */
+        get: operations["listHackathons"];
+        put?: never;
+        /**
+         * Create an edition (superadmin)
+         * @description `name` (unique whatever its case: 409 `{error:"Hackathon exists"}`) and
+         *     `applications_open_at` are required. The dates that are set must be in order,
+         *     open < close <= starts < ends (400 naming the later field); a close already past is
+         *     400. `announce: true` announces the opening to everyone who accepts marketing email
+         *     (a broadcast from the superadmin who last saved the edition), when the opening is
+         *     still ahead at that save and the edition is current by then. `current: true` makes
+         *     it the current edition in the same transaction. The edition's ApplicationWindow
+         *     workflow (`application-window:<id>`) starts with it: the announcement, a reminder
+         *     to each unsubmitted draft 48 hours before the close, a summary to the superadmins
+         *     at the close.
+         */
+        post: operations["createHackathon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/hackathons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an edition (superadmin)
+         * @description Absent fields stay; null clears the close, the event dates or the capacity. A
+         *     window may move to any time, past included; the dates must stay in order (400).
+         *     `current: true` moves the current flag to this edition in one transaction (`false`
+         *     is refused: make another edition current instead); the applicant routes and the
+         *     review queue follow it on their next request. A changed window or announcement
+         *     reaches the edition's ApplicationWindow workflow (a fresh run if its run had
+         *     ended). An unknown id is 404 `{error:"Hackathon not found"}`.
+         */
+        patch: operations["updateHackathon"];
         trace?: never;
     };
     "/api/terms/active": {
@@ -1751,10 +1913,12 @@ export interface paths {
         };
         /**
          * Recent failed workflow runs (superadmin)
-         * @description Up to 50 runs of the last seven days that failed or timed out, newest first, from
-         *     Temporal's visibility store. `retryable` is true for a run of HiringFinalization,
-         *     FoundryLaunch, ReceiptProcessing or TermWindow that this deployment started and
-         *     under whose id nothing was queued since it closed (no retry, no fresh start).
+         * @description Up to 50 runs of the last seven days that ended without completing (failed, timed
+         *     out, or stopped by an operator: terminated or cancelled), newest first, from
+         *     Temporal's visibility store. `retryable` is true for a failed or timed-out run of
+         *     HiringFinalization, FoundryLaunch, ReceiptProcessing or TermWindow, or a terminated
+         *     or cancelled TermWindow, that this deployment started and under whose id nothing was
+         *     queued since it closed (no retry, no fresh start).
          *     `run_url` is the run's page in the Temporal UI, null without `TEMPORAL_UI_URL`.
          */
         get: operations["listFailedWorkflows"];
@@ -1782,14 +1946,98 @@ export interface paths {
          *     it only if the latest run failed, timed out or was ended otherwise
          *     (`ALLOW_DUPLICATE_FAILED_ONLY`). Only HiringFinalization, FoundryLaunch,
          *     ReceiptProcessing and TermWindow are retried, and only when the latest run failed or
-         *     timed out. Refused with 409 `{"error":"Not retryable","message":...}`: another
-         *     type; a run that is running, or a start of it queued (two retries sent at once queue
-         *     one); a run that completed, was terminated or cancelled; for FoundryLaunch, a
-         *     project whose name another live project has taken since. A FoundryLaunch retry
-         *     makes its project running again and its steps that did not succeed pending, so the
-         *     project's page follows it.
+         *     timed out, or (TermWindow only: the term reconciler leaves a stopped one stopped)
+         *     was terminated or cancelled. Refused with 409 `{"error":"Not retryable","message":...}`:
+         *     another type; a run that is running, or a start of it queued (two retries sent at
+         *     once queue one); a run that completed, or of another type was terminated or
+         *     cancelled; for FoundryLaunch, a project whose name another live project has taken
+         *     since. A FoundryLaunch retry makes its project running again and its steps that did
+         *     not succeed pending, so the project's page follows it; it dispatches a setup run of
+         *     its own (each run of a launch has its own correlation id).
          */
         post: operations["retryWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/workflows/stuck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Running workflow runs that are stuck (superadmin)
+         * @description The running runs of hackdesk's kinds on this deployment's task queue that are not
+         *     moving, oldest first, each with
+         *     its problems: `workflow_task`, its workflow task keeps failing (a bug, or a deploy
+         *     that broke replay; `attempt` is the task's attempt, 2 or more, `last_error` the
+         *     message of the failure in its history); `activity`, an activity on its fourth
+         *     attempt or later (three have failed and it is being retried; `last_error` is its
+         *     last failure's message, `next_attempt_at` when it is tried next). Error messages are
+         *     cut to 500 characters. Up to 500 running runs are looked at, oldest first
+         *     (`scanned`; `truncated` when there were more). `run_url` is the run's page in the
+         *     Temporal UI, null without `TEMPORAL_UI_URL`.
+         */
+        get: operations["listStuckWorkflows"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/workflows/{workflow_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a running workflow run (superadmin)
+         * @description Asks Temporal to cancel the running run of a hackdesk workflow. The workflow decides
+         *     what cancelling means (a Foundry launch records its step and project failed, a
+         *     broadcast stops sending and records itself cancelled) and ends cancelled once it
+         *     has. A cancelled TermWindow stays stopped (the term reconciler leaves it) until the
+         *     term's dates change or it is retried. Refused with 409
+         *     `{"error":"Not running","message":...}` when the latest run is not running; 404 for
+         *     an id with no run, or whose runs are not hackdesk's.
+         */
+        post: operations["cancelWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The recurring jobs' schedules (superadmin)
+         * @description Each of hackdesk's Temporal Schedules of this deployment's task queue (the sweep,
+         *     the term reconciler), in a fixed order: `state` is `active`, `paused` (someone
+         *     paused it in the Temporal UI or with `temporal schedule toggle --pause`; `note` says
+         *     why, as given) or `missing` (no worker has created it yet: the workers create it in
+         *     the background at start-up, see the worker log); `note` of an active schedule is its
+         *     description. `last_run` is the newest run it started, with that run's status now
+         *     (`unknown` when Temporal no longer has it); `next_run_at` is when it starts the next
+         *     (null when paused or missing).
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2109,6 +2357,91 @@ export interface components {
                 updated_at: string;
             }[];
         };
+        HackathonRef: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+        };
+        HackathonFields: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: date-time */
+            applications_open_at: string;
+            /**
+             * Format: date-time
+             * @description null: applications stay open
+             */
+            applications_close_at: string | null;
+            /**
+             * Format: date-time
+             * @description the event's start
+             */
+            starts_at: string | null;
+            /**
+             * Format: date-time
+             * @description the event's end
+             */
+            ends_at: string | null;
+            /** @description places: open offers and attending RSVPs against it; null: no limit */
+            capacity: number | null;
+            /**
+             * @description at the database's clock
+             * @enum {string}
+             */
+            phase: "upcoming" | "open" | "closed" | "running" | "over";
+        };
+        /** @description An edition as anyone sees it */
+        Hackathon: components["schemas"]["HackathonFields"];
+        /** @description An edition as staff see it */
+        AdminHackathon: components["schemas"]["HackathonFields"] & {
+            /** @description the opening is announced to the marketing audience */
+            announce: boolean;
+            current: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description the last save
+             */
+            updated_at: string;
+        };
+        HackathonList: {
+            hackathons: components["schemas"]["AdminHackathon"][];
+        };
+        HackathonBody: {
+            name?: string;
+            /** Format: date-time */
+            applications_open_at?: string;
+            /** Format: date-time */
+            applications_close_at?: string | null;
+            /** Format: date-time */
+            starts_at?: string | null;
+            /** Format: date-time */
+            ends_at?: string | null;
+            capacity?: number | null;
+            announce?: boolean;
+            /** @description true makes it the current edition; false is refused */
+            current?: boolean;
+        };
+        EarlierApplication: {
+            /** Format: uuid */
+            id: string;
+            hackathon: components["schemas"]["HackathonRef"];
+            /** @enum {string} */
+            status: "draft" | "submitted";
+            /** @enum {string|null} */
+            decision: "offer" | "waitlist" | "reject" | null;
+            /** @enum {string|null} */
+            rsvp: "attending" | "declined" | "expired" | null;
+            /**
+             * Format: date-time
+             * @description an offer's; an open offer is answered with POST /api/applications/rsvp
+             */
+            rsvp_deadline: string | null;
+            /** Format: date-time */
+            submitted_at: string | null;
+        };
         Error: {
             /** @description short title, e.g. Validation failed */
             error: string;
@@ -2124,6 +2457,11 @@ export interface components {
             id: string;
             /** Format: uuid */
             profile_id: string;
+            /**
+             * Format: uuid
+             * @description the edition it belongs to
+             */
+            hackathon_id: string;
             /** @enum {string} */
             status: "draft" | "submitted";
             email: string | null;
@@ -2417,8 +2755,19 @@ export interface components {
              * @description RFC 3339; required (and in the future) for an offer, absent or null otherwise
              */
             rsvp_deadline?: string | null;
+            /** @description let a batch of offers take the edition past its capacity (the page asks first) */
+            allow_over_capacity?: boolean;
         };
         Dashboard: {
+            hackathon: components["schemas"]["HackathonRef"];
+            /** @description the edition's places and what holds them */
+            capacity: {
+                /** @description the edition's capacity; null: no limit */
+                limit: number | null;
+                attending: number;
+                /** @description offers unanswered, deadline ahead */
+                open_offers: number;
+            };
             counts: {
                 /** @description submitted applications */
                 applications: number;
@@ -2553,6 +2902,14 @@ export interface components {
             database: "ok" | "unavailable";
             /** @enum {string} */
             temporal: "ok" | "unavailable";
+            /**
+             * @description Whether the Temporal namespace has the search attributes every workflow is
+             *     started with (HackdeskKind, HackdeskSubject): `missing` makes the process not
+             *     ready (every start would fail; the log says which and how to create them),
+             *     `unknown` when they could not be read (not a reason for 503 by itself).
+             * @enum {string}
+             */
+            search_attributes?: "ok" | "missing" | "unknown";
         };
         /** @description The backlog of workflow starts queued in the database */
         OutboxLag: {
@@ -2669,7 +3026,7 @@ export interface components {
             finished_at: string | null;
             audience: {
                 /** @enum {string} */
-                kind: "members" | "paid_members" | "execs" | "applicants";
+                kind: "members" | "paid_members" | "execs" | "applicants" | "marketing";
                 /** Format: uuid */
                 term_id: string | null;
                 /** @enum {string|null} */
@@ -2701,12 +3058,70 @@ export interface components {
             workflow_failures: {
                 window_seconds: number;
                 by_kind: {
-                    /** @enum {string} */
-                    kind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email";
+                    kind: components["schemas"]["WorkflowKind"];
                     count: number;
                 }[];
             } | null;
         };
+        /**
+         * @description A workflow run's execution status
+         * @enum {string}
+         */
+        RunStatus: "running" | "completed" | "failed" | "timed_out" | "terminated" | "canceled" | "continued_as_new" | "unknown";
+        StuckRun: {
+            workflow_id: string;
+            run_id: string;
+            /** @description the workflow type, e.g. SendEmail */
+            type: string;
+            /** @description HackdeskKind */
+            kind: string;
+            /** Format: date-time */
+            started_at: string;
+            run_url: string | null;
+            problems: {
+                /** @enum {string} */
+                reason: "workflow_task" | "activity";
+                /** @description the activity, for reason activity */
+                activity_type: string | null;
+                attempt: number;
+                /** @description the last failure's message; null when Temporal kept none */
+                last_error: string | null;
+                /** Format: date-time */
+                last_failed_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description when an activity is tried next
+                 */
+                next_attempt_at: string | null;
+            }[];
+        };
+        ScheduleState: {
+            /** @description e.g. hackdesk-sweep */
+            id: string;
+            /** @description Sweep or TermReconcile */
+            workflow_type: string;
+            every_seconds: number;
+            /** @enum {string} */
+            state: "active" | "paused" | "missing";
+            note: string | null;
+            /** Format: date-time */
+            next_run_at: string | null;
+            last_run: {
+                workflow_id: string;
+                run_id: string;
+                /** Format: date-time */
+                scheduled_at: string;
+                /** Format: date-time */
+                started_at: string;
+                status: components["schemas"]["RunStatus"];
+                run_url: string | null;
+            } | null;
+        };
+        /**
+         * @description HackdeskKind: what a workflow is about; sweep and reconcile are the scheduled jobs
+         * @enum {string}
+         */
+        WorkflowKind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email" | "application-window" | "sweep" | "reconcile";
         FailedRun: {
             workflow_id: string;
             run_id: string;
@@ -2714,10 +3129,14 @@ export interface components {
             type: string;
             /** @description HackdeskKind */
             kind: string;
-            /** @enum {string} */
-            status: "failed" | "timed_out";
+            /**
+             * @description how the run ended; terminated and canceled runs were stopped by an operator
+             * @enum {string}
+             */
+            status: "failed" | "timed_out" | "terminated" | "canceled";
             /** Format: date-time */
             closed_at: string;
+            /** @description a failed or timed-out run of HiringFinalization, FoundryLaunch, ReceiptProcessing or TermWindow, or a terminated or cancelled TermWindow, with nothing queued under its id since */
             retryable: boolean;
             run_url: string | null;
         };
@@ -2800,6 +3219,20 @@ export interface components {
          *     signed in with the session cookie from another site's page
          */
         Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description Outside the current edition's application window, `{"error":"Applications are
+         *     closed","message":"Applications for <name> open <date>"}` or `"… closed on
+         *     <date>"` (dates in UTC, e.g. `2 January 2027 17:00 UTC`), before any other check;
+         *     otherwise a refusal as `Forbidden`
+         */
+        WindowClosedOrForbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2893,6 +3326,11 @@ export interface components {
         };
     };
     parameters: {
+        /**
+         * @description The edition (a hackathon id); the current edition when absent. Not a UUID: 400 on
+         *     `hackathon`; no such edition: 404 `{error:"Hackathon not found"}`.
+         */
+        Hackathon: string;
         Page: number;
         PageSize: number;
     };
@@ -2904,7 +3342,13 @@ export type $defs = Record<string, never>;
 export interface operations {
     decideApplications: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The edition (a hackathon id); the current edition when absent. Not a UUID: 400 on
+                 *     `hackathon`; no such edition: 404 `{error:"Hackathon not found"}`.
+                 */
+                hackathon?: components["parameters"]["Hackathon"];
+            };
             header?: {
                 /**
                  * @description A key the caller chooses for this request (1 to 200 visible ASCII characters).
@@ -2946,6 +3390,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description The offers would pass the edition's capacity: `{"error":"Over capacity","message":"<n> offers and attending would pass the capacity of <c>"}` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description The Idempotency-Key was used before with a different body: `{"error":"Idempotency key reused"}` */
@@ -2999,6 +3452,11 @@ export interface operations {
     getDashboard: {
         parameters: {
             query: {
+                /**
+                 * @description The edition (a hackathon id); the current edition when absent. Not a UUID: 400 on
+                 *     `hackathon`; no such edition: 404 `{error:"Hackathon not found"}`.
+                 */
+                hackathon?: components["parameters"]["Hackathon"];
                 /** @description bucket width in hours */
                 interval: 1 | 24;
             };
@@ -3020,6 +3478,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getHealth: {
@@ -3063,7 +3522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Readiness"];
                 };
             };
-            /** @description A dependency is unreachable; `outbox` is absent when the database is down */
+            /** @description A dependency is unreachable, or the namespace lacks the search attributes; `outbox` is absent when the database is down */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,6 +3912,11 @@ export interface operations {
                      * @description must be the caller's own id
                      */
                     profile_id: string;
+                    /**
+                     * Format: uuid
+                     * @description one of the caller's applications of an earlier edition to start from
+                     */
+                    copy_from?: string | null;
                 };
             };
         };
@@ -3468,7 +3932,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["WindowClosedOrForbidden"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -3502,7 +3966,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["WindowClosedOrForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3534,10 +3998,33 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["WindowClosedOrForbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    getApplicationHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The earlier applications (empty when there are none) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        applications: components["schemas"]["EarlierApplication"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
     getResume: {
@@ -3599,7 +4086,7 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["WindowClosedOrForbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
@@ -3715,7 +4202,7 @@ export interface operations {
                         success: true;
                         message: string;
                         review: components["schemas"]["Review"];
-                        /** @description reviews by the caller */
+                        /** @description reviews by the caller, every edition */
                         total_reviews: number;
                     };
                 };
@@ -3732,6 +4219,11 @@ export interface operations {
     getLeaderboard: {
         parameters: {
             query?: {
+                /**
+                 * @description The edition (a hackathon id); the current edition when absent. Not a UUID: 400 on
+                 *     `hackathon`; no such edition: 404 `{error:"Hackathon not found"}`.
+                 */
+                hackathon?: components["parameters"]["Hackathon"];
                 reviewerId?: string;
             };
             header?: never;
@@ -3747,6 +4239,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        hackathon: components["schemas"]["HackathonRef"];
                         /** @description the parts that could not be read and answer their defaults; empty when both were read */
                         failed: ("leaderboard" | "statistics")[];
                         leaderboard: {
@@ -3784,6 +4277,7 @@ export interface operations {
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getReviewSettings: {
@@ -3849,6 +4343,11 @@ export interface operations {
     listApplications: {
         parameters: {
             query?: {
+                /**
+                 * @description The edition (a hackathon id); the current edition when absent. Not a UUID: 400 on
+                 *     `hackathon`; no such edition: 404 `{error:"Hackathon not found"}`.
+                 */
+                hackathon?: components["parameters"]["Hackathon"];
                 /** @description part of the email or name */
                 q?: string;
                 status?: "draft" | "submitted";
@@ -3875,17 +4374,25 @@ export interface operations {
                         total: number;
                         page: number;
                         page_size: number;
+                        hackathon: components["schemas"]["HackathonRef"];
                     };
                 };
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
         };
     };
     getAdminApplication: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The edition (a hackathon id); the current edition when absent. Not a UUID: 400 on
+                 *     `hackathon`; no such edition: 404 `{error:"Hackathon not found"}`.
+                 */
+                hackathon?: components["parameters"]["Hackathon"];
+            };
             header?: never;
             path: {
                 /** @description the application id (a UUID) */
@@ -3911,9 +4418,143 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    getCurrentHackathon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The current edition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hackathon: components["schemas"]["Hackathon"];
+                    };
+                };
+            };
+        };
+    };
+    listHackathonsForStaff: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The editions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HackathonList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listHackathons: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The editions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HackathonList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    createHackathon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HackathonBody"];
+            };
+        };
+        responses: {
+            /** @description The edition */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hackathon: components["schemas"]["AdminHackathon"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    updateHackathon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["HackathonBody"];
+            };
+        };
+        responses: {
+            /** @description The edition */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        hackathon: components["schemas"]["AdminHackathon"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getActiveTerm: {
@@ -5421,7 +6062,7 @@ export interface operations {
                     body: string;
                     audience: {
                         /** @enum {string} */
-                        kind: "members" | "paid_members" | "execs" | "applicants";
+                        kind: "members" | "paid_members" | "execs" | "applicants" | "marketing";
                         /** Format: uuid */
                         term_id?: string;
                         /** @enum {string} */
@@ -5478,7 +6119,7 @@ export interface operations {
                 "application/json": {
                     audience: {
                         /** @enum {string} */
-                        kind: "members" | "paid_members" | "execs" | "applicants";
+                        kind: "members" | "paid_members" | "execs" | "applicants" | "marketing";
                         /** Format: uuid */
                         term_id?: string;
                         /** @enum {string} */
@@ -5730,6 +6371,117 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description Temporal did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listStuckWorkflows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stuck runs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        as_of: string;
+                        runs: components["schemas"]["StuckRun"][];
+                        /** @description running runs looked at */
+                        scanned: number;
+                        /** @description there were more running runs than were looked at */
+                        truncated: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description Temporal did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                workflow_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancellation requested */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow_id: string;
+                        run_id: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Temporal did not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        schedules: components["schemas"]["ScheduleState"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description Temporal did not answer */
             503: {
                 headers: {

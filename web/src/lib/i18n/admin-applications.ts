@@ -148,6 +148,7 @@ export const adminApplications = {
       frame: 'Resume preview',
       none: 'This applicant did not upload a resume.',
       noPreview: 'This resume cannot be shown here. Download it to read it.',
+      open: 'Open the résumé',
       download: 'Download the resume',
       loading: 'Loading the preview…',
     },

@@ -192,6 +192,7 @@ export const apply = {
     failed: 'The resume could not be uploaded. Try again.',
     download: (name: string) => `Download ${name}`,
     previewTitle: 'Resume preview',
+    open: 'Open the résumé',
     none: 'No resume uploaded',
   },
 

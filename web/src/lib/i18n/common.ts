@@ -84,6 +84,8 @@ export const common = {
     goHome: 'Go to the home page',
     retry: 'Try again',
   },
+  // Said after the words of a link that opens in a new tab.
+  newTab: '(opens in a new tab)',
   password: {
     show: 'Show password',
     visible: 'Your password is visible',

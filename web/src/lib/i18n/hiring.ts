@@ -21,6 +21,7 @@ export const hiring = {
     title: 'Applicants',
     hint: 'Offer Sent and Rejection Sent email the applicant. Record Accepted Offer or Declined Offer once the applicant answers.',
     caption: 'Applicants and the positions they chose',
+    filters: 'Filter applicants',
     search: 'Search applicants',
     searchHint: 'By name or email',
     searchButton: 'Search',
@@ -49,9 +50,9 @@ export const hiring = {
     saved: (who: string, position: string, status: string) => `${who}\u2019s ${position} selection is now ${status}.`,
     emailed: (who: string) => `${who} is being emailed.`,
     refused: {
-      403: 'You cannot change this selection.',
-      404: 'This selection no longer exists. Reload the page.',
-      409: 'This change is not allowed.',
+      forbidden: 'You cannot change this selection.',
+      notFound: 'This selection no longer exists. Reload the page.',
+      conflict: 'This change is not allowed.',
     },
     cannotMove: (from: string, to: string) => `This change is not allowed: the selection is ${from} now, and ${from} cannot move to ${to}.`,
     empty: {
@@ -89,9 +90,9 @@ export const hiring = {
     submit: 'Finalize hiring',
     cancel: 'Cancel',
     refused: {
-      'Nothing to finalize': 'There is nothing to finalize: record at least one accepted offer first.',
-      'Not the hiring term': 'Only the hiring term (the term that starts last) can be finalized.',
-    } as Record<string, string>,
+      nothingToFinalize: 'There is nothing to finalize: record at least one accepted offer first.',
+      notHiringTerm: 'Only the hiring term (the term that starts last) can be finalized.',
+    } as Partial<Record<string, string>>,
   },
   progress: {
     title: 'Finalization',

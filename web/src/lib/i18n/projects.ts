@@ -14,6 +14,7 @@ export const projects = {
     launched: 'Launched',
     by: 'Launched by',
   },
+  filters: 'List of projects',
   pageSize: 'Projects per page',
   empty: {
     title: 'No projects launched yet',

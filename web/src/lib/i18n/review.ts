@@ -35,6 +35,7 @@ export const review = {
     frame: 'Resume preview',
     none: 'This applicant did not upload a resume.',
     noPreview: 'This resume cannot be shown here. Download it to read it.',
+    open: 'Open the résumé',
     download: 'Download the resume',
     loading: 'Loading the preview\u2026',
   },
@@ -61,15 +62,15 @@ export const review = {
     next: 'Next application',
   },
   refused: {
-    409: {
+    conflict: {
       title: 'You have already reviewed this application',
       body: 'Each reviewer scores an application once, and your earlier review stands. Go on to the next application.',
     },
-    403: {
+    forbidden: {
       title: 'You cannot review this application',
       body: 'It is your own application or you are on its team, so someone else will review it.',
     },
-    404: {
+    notFound: {
       title: 'This application can no longer be reviewed',
       body: 'It was withdrawn or changed while you were reading it. Go on to the next application.',
     },

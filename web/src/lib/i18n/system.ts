@@ -53,6 +53,7 @@ export const system = {
     title: 'Recent failed workflows',
     lede: 'Runs of the last seven days that failed or timed out, newest first.',
     caption: 'Recent failed workflow runs',
+    filters: 'Filter failed runs',
     filterKind: 'Kind',
     allKinds: 'All kinds',
     kind: 'Kind',

@@ -1,17 +1,17 @@
 // The signed-in caller, loaded once per page from GET /api/auth/session
 // (always 200: a signed-out visitor is not an error). Pages read
 // `session.profile` (null when signed out) after `loadSession()`.
-import { api, unwrap, type Schemas } from '../services/api';
+import { auth, type Profile } from '../services/auth';
 
-export type Profile = Schemas['User'];
+export type { Profile };
 
 export const session = $state<{ profile: Profile | null; loaded: boolean }>({ profile: null, loaded: false });
 
 let pending: Promise<Profile | null> | null = null;
 
 export function loadSession(): Promise<Profile | null> {
-  pending ??= unwrap(api.GET('/api/auth/session')).then(
-    ({ user }) => {
+  pending ??= auth.session().then(
+    (user) => {
       session.profile = user;
       session.loaded = true;
       return user;
@@ -42,7 +42,7 @@ export function clearLocalData(): void {
 export async function signOut(): Promise<void> {
   clearLocalData();
   try {
-    await unwrap(api.POST('/api/auth/logout'));
+    await auth.logout();
   } finally {
     session.profile = null;
     location.assign('/');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { common } from '../i18n/common';
 import { body_createAccount } from '../rules.gen';
-import { ApiError } from '../services/api';
+import { ServiceError } from '../services/errors';
 import { checkFields, errorText, hasErrors, sentence, serverFieldErrors, summaryItems, waitText } from './forms';
 
 describe('checkFields', () => {
@@ -65,11 +65,15 @@ describe('sentence', () => {
 describe('serverFieldErrors', () => {
   const labels = { email: 'Email', password: 'Password' };
   it('keeps the details of the form\u2019s fields', () => {
-    const e = new ApiError(400, 'Validation failed', 'bad', { password: 'is too easy to guess', token: 'x' });
+    const e = new ServiceError(400, 'Validation failed', 'bad', { password: 'is too easy to guess', token: 'x' });
     expect(serverFieldErrors(e, labels)).toEqual({ password: 'Password is too easy to guess.' });
   });
+  it('reads a field the server names otherwise by its key', () => {
+    const e = new ServiceError(400, 'Validation failed', undefined, { 'exec.subteam': 'is required for a VP' });
+    expect(serverFieldErrors(e, { subteam: 'Subteam' }, { subteam: 'exec.subteam' })).toEqual({ subteam: 'Subteam is required for a VP.' });
+  });
   it('ignores other statuses and errors', () => {
-    expect(serverFieldErrors(new ApiError(401, 'Unauthorized'), labels)).toEqual({});
+    expect(serverFieldErrors(new ServiceError(401, 'Unauthorized'), labels)).toEqual({});
     expect(serverFieldErrors(new Error('x'), labels)).toEqual({});
   });
 });
@@ -88,13 +92,13 @@ describe('waitText', () => {
 
 describe('errorText', () => {
   it('words each kind of failure', () => {
-    expect(errorText(new ApiError(0, 'offline'))).toBe(common.errors.offline);
-    expect(errorText(new ApiError(429, 'Too many requests', undefined, {}, 30))).toBe(common.tooManyAttempts('30 seconds'));
-    expect(errorText(new ApiError(503, 'Busy', undefined, {}, 2))).toBe(common.busy('2 seconds'));
-    expect(errorText(new ApiError(500, 'Internal server error', 'db down'))).toBe(common.errors.generic);
-    expect(errorText(new ApiError(401, 'Unauthorized'))).toBe(common.errors.signedOut);
-    expect(errorText(new ApiError(400, 'Invalid or expired token'))).toBe('Invalid or expired token');
-    expect(errorText(new ApiError(409, 'Conflict', 'Already paid'))).toBe('Already paid');
+    expect(errorText(new ServiceError(0, 'offline'))).toBe(common.errors.offline);
+    expect(errorText(new ServiceError(429, 'Too many requests', undefined, {}, 30))).toBe(common.tooManyAttempts('30 seconds'));
+    expect(errorText(new ServiceError(503, 'Busy', undefined, {}, 2))).toBe(common.busy('2 seconds'));
+    expect(errorText(new ServiceError(500, 'Internal server error', 'db down'))).toBe(common.errors.generic);
+    expect(errorText(new ServiceError(401, 'Unauthorized'))).toBe(common.errors.signedOut);
+    expect(errorText(new ServiceError(400, 'Invalid or expired token'))).toBe('Invalid or expired token');
+    expect(errorText(new ServiceError(409, 'Conflict', 'Already paid'))).toBe('Already paid');
     expect(errorText(new TypeError('x'))).toBe(common.errors.generic);
   });
 });

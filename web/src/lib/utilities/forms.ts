@@ -2,7 +2,7 @@
 // the server's rules, the server's per-field answers in words, and a
 // failed request as one sentence.
 import { common } from '../i18n/common';
-import { ApiError } from '../services/api';
+import { ServiceError } from '../services/errors';
 import { number } from './format';
 import { describe } from './problems';
 import { check, type Problem, type Rule } from './validate';
@@ -58,13 +58,19 @@ export function sentence(label: string, reason: string): string {
 }
 
 // serverFieldErrors picks the server's `details` for the fields this form
-// shows, worded with their labels. Details for other fields are left out
-// (the caller shows the general message instead).
-export function serverFieldErrors<K extends string>(e: unknown, labels: { readonly [P in K]: string }): FieldErrors<K> {
+// shows, worded with their labels; `keys` names the detail of a field the
+// server calls otherwise (the form's exec is the server's exec.position).
+// Details for other fields are left out (the caller shows the general
+// message instead).
+export function serverFieldErrors<K extends string>(
+  e: unknown,
+  labels: { readonly [P in K]: string },
+  keys: { readonly [P in K]?: string } = {},
+): FieldErrors<K> {
   const out: FieldErrors<K> = {};
-  if (!(e instanceof ApiError) || e.status !== 400) return out;
+  if (!(e instanceof ServiceError) || e.kind !== 'invalid') return out;
   for (const f of Object.keys(labels) as K[]) {
-    const reason = e.details[f];
+    const reason = e.details[keys[f] ?? f];
     if (reason) out[f] = sentence(labels[f], reason);
   }
   return out;
@@ -84,12 +90,21 @@ export function waitText(seconds: number | undefined): string | undefined {
 // wait), busy, a server fault (never its internals) or the server's own
 // message for a refusal.
 export function errorText(e: unknown): string {
-  if (!(e instanceof ApiError)) return common.errors.generic;
-  if (e.offline) return common.errors.offline;
-  if (e.status === 429) return common.tooManyAttempts(waitText(e.retryAfter));
-  if (e.status === 503) return common.busy(waitText(e.retryAfter));
-  if (e.status >= 500) return common.errors.generic;
-  if (e.status === 401) return common.errors.signedOut;
+  if (!(e instanceof ServiceError)) return common.errors.generic;
+  switch (e.kind) {
+    case 'offline':
+      return common.errors.offline;
+    case 'rateLimited':
+      return common.tooManyAttempts(waitText(e.retryAfter));
+    case 'unavailable':
+      return common.busy(waitText(e.retryAfter));
+    case 'server':
+      return common.errors.generic;
+    case 'unauthorized':
+      return common.errors.signedOut;
+    case 'other':
+      if (e.status <= 0) return common.errors.generic;
+  }
   return e.detail ?? e.title;
 }
 

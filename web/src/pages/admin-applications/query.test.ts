@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apiQuery, defaults, detailsId, format, localDeadline, newKey, parse, sortBy } from './query';
+import { sortBy } from '$lib/utilities/urlQuery';
+import { defaults, detailsId, listQuery, localDeadline } from './query';
+
+const { parse, format } = listQuery;
 
 describe('URL state', () => {
   it('reads the defaults from an empty query', () => {
@@ -22,9 +25,6 @@ describe('URL state', () => {
     expect(sortBy(sortBy(s, 'name'), 'name')).toMatchObject({ sort: 'name', order: 'desc' });
     expect(sortBy(s, 'created_at')).toMatchObject({ sort: 'created_at', order: 'asc' });
   });
-  it('leaves an empty search and status out of the API query', () => {
-    expect(apiQuery({ ...defaults, q: '  ' })).toEqual({ q: undefined, status: undefined, sort: 'created_at', order: 'desc', page: 1, page_size: 25 });
-  });
 });
 
 describe('paths and values', () => {
@@ -39,10 +39,5 @@ describe('paths and values', () => {
     expect(iso).toBe(new Date(2030, 4, 1, 9, 30).toISOString());
     expect(localDeadline('')).toBeNull();
     expect(localDeadline('tomorrow')).toBeNull();
-  });
-  it('makes distinct UUID keys', () => {
-    const a = newKey();
-    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(newKey()).not.toBe(a);
   });
 });

@@ -3,7 +3,10 @@
 // upload, the team, positions and questions, moving between pages and
 // submitting. The components only read and bind this state.
 import { apply } from '$lib/i18n/apply';
-import { api, ApiError, unwrap, type Schemas } from '$lib/services/api';
+import { applications, type Application, type Question } from '$lib/services/applications';
+import { failure, isKind, ServiceError } from '$lib/services/errors';
+import { positions as positionService, type Position } from '$lib/services/positions';
+import { Resource } from '$lib/state/request.svelte';
 import { loadSession, type Profile } from '$lib/state/session.svelte';
 import { checkFields, serverMessage } from './check';
 import { emptyValues, fromServer, same, type TeamMember, type Values } from './model';
@@ -12,8 +15,7 @@ import { browserStore, clearLocal, merge, readLocal, writeLocal } from './persis
 import { buildPatch, valueOf } from './sync';
 import { ResumeUpload } from './upload.svelte';
 
-export type Position = Schemas['Position'];
-export type Question = Schemas['Question'];
+export type { Position, Question };
 type SaveState = 'idle' | 'saving' | 'saved' | 'local' | 'partly' | 'offline' | 'failed';
 export type SummaryItem = { id: string; text: string };
 
@@ -24,8 +26,9 @@ export function submittedPage(): void {
 }
 
 export class ApplyForm {
-  status = $state<'loading' | 'ready' | 'error'>('loading');
-  loadError = $state<unknown>(null);
+  // opened is the form's loading: true once it shows, false while the
+  // page leaves (to sign in, or to the submitted page).
+  opened = new Resource(() => this.#open());
   values = $state<Values>(emptyValues());
   page = $state(0);
   errors = $state<Record<string, string>>({});
@@ -59,55 +62,50 @@ export class ApplyForm {
   #creating: Promise<void> | null = null;
   #store = browserStore();
 
-  async load(): Promise<void> {
-    this.status = 'loading';
-    try {
-      const profile = await loadSession();
-      if (!profile) {
-        location.assign('/login?next=%2Fapply');
-        return;
-      }
-      this.#profileId = profile.id;
-      const [app, positions] = await Promise.all([
-        unwrap(api.GET('/api/applications')),
-        unwrap(api.GET('/api/positions')).then(
-          (r) => r.positions,
-          () => [] as Position[],
-        ),
-      ]);
-      if (app?.status === 'submitted') {
-        clearLocal(this.#store, profile.id);
-        submittedPage();
-        return;
-      }
-      const m = merge(readLocal(this.#store, profile.id), app, profile.email, marketingOf(profile));
-      this.#appId = app?.id ?? null;
-      this.#base = m.base;
-      this.#syncedAt = m.syncedAt;
-      this.values = m.values;
-      this.page = m.page;
-      this.positions = positions;
-      // The name this device saw, until the server says which resume it holds.
-      this.resume.current = app && m.resumeName ? { name: m.resumeName, url: null, preview_url: null } : null;
-      // While positions this device chose have not reached the server, keep
-      // every local answer: the questions that apply follow the saved ones.
-      const sorted = (ids: string[]) => [...ids].sort();
-      const pending = !same(sorted(m.values.position_ids), sorted(m.base.position_ids));
-      await Promise.all([this.loadQuestions(!pending), app ? this.resume.load() : Promise.resolve()]);
-      this.status = 'ready';
-      // What this device changed before and never sent goes now (the draft
-      // exists: opening the page never creates one).
-      if (app && buildPatch(this.values, this.#base, this.questions).fields.length) void this.flush();
-    } catch (e) {
-      this.loadError = e;
-      this.status = 'error';
+  get ready(): boolean {
+    return this.opened.data === true;
+  }
+
+  async #open(): Promise<boolean> {
+    const profile = await loadSession();
+    if (!profile) {
+      location.assign('/login?next=%2Fapply');
+      return false;
     }
+    this.#profileId = profile.id;
+    const [app, positions] = await Promise.all([
+      applications.mine(),
+      positionService.list().catch(() => [] as Position[]),
+    ]);
+    if (app?.status === 'submitted') {
+      clearLocal(this.#store, profile.id);
+      submittedPage();
+      return false;
+    }
+    const m = merge(readLocal(this.#store, profile.id), app, profile.email, marketingOf(profile));
+    this.#appId = app?.id ?? null;
+    this.#base = m.base;
+    this.#syncedAt = m.syncedAt;
+    this.values = m.values;
+    this.page = m.page;
+    this.positions = positions;
+    // The name this device saw, until the server says which resume it holds.
+    this.resume.current = app && m.resumeName ? { name: m.resumeName, url: null, preview_url: null } : null;
+    // While positions this device chose have not reached the server, keep
+    // every local answer: the questions that apply follow the saved ones.
+    const sorted = (ids: string[]) => [...ids].sort();
+    const pending = !same(sorted(m.values.position_ids), sorted(m.base.position_ids));
+    await Promise.all([this.loadQuestions(!pending), app ? this.resume.load() : Promise.resolve()]);
+    // What this device changed before and never sent goes now (the draft
+    // exists: opening the page never creates one).
+    if (app && buildPatch(this.values, this.#base, this.questions).fields.length) void this.flush();
+    return true;
   }
 
   // persist writes the local copy; the page calls it from an effect, so
   // every change of a value, the page, the resume or the sync point saves.
   persist(): void {
-    if (this.status !== 'ready' || !this.#profileId) return;
+    if (!this.ready || !this.#profileId) return;
     writeLocal(this.#store, {
       profileId: this.#profileId,
       values: $state.snapshot(this.values) as Values,
@@ -121,11 +119,11 @@ export class ApplyForm {
   // `prune` drops answers to the others (the server has dropped them too).
   async loadQuestions(prune = true): Promise<void> {
     try {
-      const r = await unwrap(api.GET('/api/applications/questions'));
-      this.questions = r.questions;
+      const questions = await applications.questions();
+      this.questions = questions;
       this.questionsFailed = false;
       const answers: Record<string, string> = prune ? {} : { ...this.values.answers };
-      for (const q of r.questions) answers[q.id] = this.values.answers[q.id] ?? '';
+      for (const q of questions) answers[q.id] = this.values.answers[q.id] ?? '';
       this.values.answers = answers;
     } catch {
       this.questionsFailed = true;
@@ -171,8 +169,7 @@ export class ApplyForm {
         this.save = this.#heldState(built.held);
         return;
       }
-      const r = await unwrap(api.PATCH('/api/applications', { body: built.patch }));
-      this.#accept(r.application);
+      this.#accept(await applications.update(built.patch));
       for (const f of built.fields) {
         delete this.#refused[f];
         if (this.#serverErrors.delete(f)) delete this.errors[f];
@@ -195,16 +192,16 @@ export class ApplyForm {
   }
 
   #saveFailed(e: unknown, sent: string[]): void {
-    if (!(e instanceof ApiError)) {
+    if (!(e instanceof ServiceError)) {
       this.save = 'failed';
       return;
     }
-    if (e.status === 409 && this.#appId) {
+    if (e.kind === 'conflict' && this.#appId) {
       submittedPage(); // submitted on another device
       return;
     }
     const fields = Object.keys(e.details);
-    if (e.status === 400 && fields.length) {
+    if (e.kind === 'invalid' && fields.length) {
       // The server refused these values: say so beside them, and send the
       // rest again without them.
       for (const f of fields) {
@@ -219,7 +216,7 @@ export class ApplyForm {
     this.save = e.offline ? 'offline' : 'failed';
   }
 
-  #accept(app: Schemas['Application']): void {
+  #accept(app: Application): void {
     this.#appId = app.id;
     this.#base = fromServer(app);
     this.#syncedAt = app.updated_at;
@@ -230,11 +227,11 @@ export class ApplyForm {
     if (this.#appId) return;
     this.#creating ??= (async () => {
       try {
-        this.#accept(await unwrap(api.POST('/api/applications', { body: { profile_id: this.#profileId } })));
+        this.#accept(await applications.create(this.#profileId));
       } catch (e) {
-        if (!(e instanceof ApiError && e.status === 409)) throw e;
+        if (!isKind(e, 'conflict')) throw e;
         // made meanwhile on another device
-        const app = await unwrap(api.GET('/api/applications'));
+        const app = await applications.mine();
         if (!app) throw e;
         if (app.status === 'submitted') submittedPage();
         this.#accept(app);
@@ -248,7 +245,7 @@ export class ApplyForm {
   // A stored resume moved the draft's updated_at: this device has seen it.
   async #uploaded(name: string): Promise<void> {
     this.announcement = apply.resume.uploaded(name);
-    const app = await unwrap(api.GET('/api/applications')).catch(() => null);
+    const app = await applications.mine().catch(() => null);
     if (app) this.#syncedAt = app.updated_at;
   }
 
@@ -361,17 +358,18 @@ export class ApplyForm {
     try {
       await this.flush();
       await this.ensureDraft();
-      await unwrap(api.POST('/api/applications/submit'));
+      await applications.submit();
       clearLocal(this.#store, this.#profileId);
       this.#profileId = ''; // nothing more is written locally
       location.assign('/apply/submitted');
     } catch (e) {
-      if (e instanceof ApiError && e.status === 409) {
+      const f = failure(e);
+      if (f.kind === 'conflict') {
         clearLocal(this.#store, this.#profileId);
         submittedPage();
-      } else if (e instanceof ApiError && e.status === 400 && Object.keys(e.details).length) {
+      } else if (f.kind === 'invalid' && Object.keys(f.details).length) {
         const mapped: Record<string, string> = {};
-        for (const [f, reason] of Object.entries(e.details)) mapped[f] = serverMessage(f, reason, this.questions);
+        for (const [field, reason] of Object.entries(f.details)) mapped[field] = serverMessage(field, reason, this.questions);
         this.showErrors(mapped);
       } else {
         this.submitError = e;

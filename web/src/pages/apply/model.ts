@@ -1,7 +1,7 @@
 // The application as the form holds it: every text as a string (numbers
 // too, as typed), the three boxes, the chosen positions, the question-bank
 // answers and the team as tags. Conversions to and from the server's record.
-import type { Schemas } from '$lib/services/api';
+import type { Application, OwnerApplication } from '$lib/services/applications';
 
 export const textFields = [
   'email',
@@ -40,7 +40,7 @@ export type Values = Record<TextField, string> &
 
 // The application as the server answers: the owner's view carries the
 // team's names, a PATCH or submit answer does not.
-export type ServerApplication = Schemas['Application'] & Partial<Pick<Schemas['OwnerApplication'], 'team_members_with_names'>>;
+export type ServerApplication = Application & Partial<Pick<OwnerApplication, 'team_members_with_names'>>;
 
 export function emptyValues(email = '', marketing = false): Values {
   const v = Object.fromEntries(textFields.map((f) => [f, ''])) as Record<TextField, string>;

@@ -1,24 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStore } from '$lib/utilities/localCopy';
 import { emptyValues, type ServerApplication } from './model';
-import { clearLocal, keyOf, merge, readLocal, writeLocal, type LocalCopy, type Store } from './persist';
+import { clearLocal, keyOf, merge, readLocal, writeLocal, type LocalCopy } from './persist';
 
 const me = '11111111-1111-4111-8111-111111111111';
 const other = '22222222-2222-4222-8222-222222222222';
 
-function memory(): Store & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-  };
-}
+const memory = memoryStore;
 
 function server(over: Partial<ServerApplication> = {}): ServerApplication {
   return {
     id: 'a1',
     profile_id: me,
+    hackathon_id: '33333333-3333-4333-8333-333333333333',
     status: 'draft',
     email: 'me@example.com',
     phone: '709 555 0100',

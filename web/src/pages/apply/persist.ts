@@ -5,6 +5,7 @@
 // since (on another device, say) and wins; otherwise the server holds
 // nothing this device has not seen, and the local copy, which may hold
 // more, wins.
+import { isObject, readCopy, removeCopy, writeCopy, type Store } from '$lib/utilities/localCopy';
 import { clampPage } from './pages';
 import { emptyValues, fromServer, type ServerApplication, type TeamMember, type Values } from './model';
 
@@ -16,22 +17,9 @@ export type LocalCopy = {
   syncedAt: string | null;
 };
 
-export type Store = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+export { browserStore, type Store } from '$lib/utilities/localCopy';
 
 export const keyOf = (profileId: string) => `hackdesk.apply.v1.${profileId}`;
-
-// browserStore is localStorage, or null where it is unavailable (private
-// modes, storage turned off): the form still works, unsaved locally.
-export function browserStore(): Store | null {
-  try {
-    const s = globalThis.localStorage;
-    return s ?? null;
-  } catch {
-    return null;
-  }
-}
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const strings = (x: unknown): string[] => (Array.isArray(x) ? x.filter((s): s is string => typeof s === 'string') : []);
 
 // values reads stored values over the empty form, keeping only fields of
@@ -59,15 +47,8 @@ function values(raw: unknown): Values {
 // readLocal is the stored copy of this profile, or null (none, unreadable,
 // or another profile's).
 export function readLocal(store: Store | null, profileId: string): LocalCopy | null {
-  let raw: unknown;
-  try {
-    const text = store?.getItem(keyOf(profileId));
-    if (!text) return null;
-    raw = JSON.parse(text);
-  } catch {
-    return null;
-  }
-  if (!isObject(raw) || raw.profileId !== profileId) return null;
+  const raw = readCopy(store, keyOf(profileId), profileId);
+  if (!raw) return null;
   return {
     profileId,
     values: values(raw.values),
@@ -77,20 +58,14 @@ export function readLocal(store: Store | null, profileId: string): LocalCopy | n
   };
 }
 
+// writeLocal keeps the copy; when it cannot, the server draft still holds
+// the answers.
 export function writeLocal(store: Store | null, copy: LocalCopy): void {
-  try {
-    store?.setItem(keyOf(copy.profileId), JSON.stringify(copy));
-  } catch {
-    // full or unavailable: the server draft still holds the answers
-  }
+  writeCopy(store, keyOf(copy.profileId), copy);
 }
 
 export function clearLocal(store: Store | null, profileId: string): void {
-  try {
-    store?.removeItem(keyOf(profileId));
-  } catch {
-    // unavailable: nothing stored
-  }
+  removeCopy(store, keyOf(profileId));
 }
 
 export type Merged = {

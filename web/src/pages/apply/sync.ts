@@ -2,11 +2,11 @@
 // (`base`) that pass the browser's rules. A field that fails them (a
 // half-typed URL) is held back without holding back the rest; so is a
 // value the server has just refused, until it changes.
-import type { Schemas } from '$lib/services/api';
+import type { ApplicationPatch } from '$lib/services/applications';
 import { checkText, maxPositions, maxTeam, type Question } from './check';
 import { boolFields, numberFields, same, teamEmails, textFields, type Values } from './model';
 
-export type Patch = Schemas['ApplicationPatch'];
+export type Patch = ApplicationPatch;
 export type Built = { patch: Patch; fields: string[]; held: string[] };
 
 const sameSet = (a: readonly string[], b: readonly string[]) => same([...a].sort(), [...b].sort());

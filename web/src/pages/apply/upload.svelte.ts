@@ -2,10 +2,12 @@
 // progress, and replaced by a newer pick (whose start aborts the earlier
 // upload). What the server holds is read back by name and links.
 import { apply } from '$lib/i18n/apply';
-import { api, ApiError, unwrap, upload, type Upload } from '$lib/services/api';
+import { applications, type Resume } from '$lib/services/applications';
+import type { Upload } from '$lib/services/types';
+import { failure, isKind } from '$lib/services/errors';
 import { resumeProblem } from './resume';
 
-export type Resume = { name: string; url: string | null; preview_url: string | null };
+export type { Resume };
 
 type Hooks = {
   // makes sure the draft exists (an upload needs one)
@@ -32,8 +34,7 @@ export class ResumeUpload {
 
   async load(): Promise<void> {
     try {
-      const r = await unwrap(api.GET('/api/applications/resumes'));
-      this.current = r.resume ? { name: r.resume.name, url: r.url, preview_url: r.preview_url } : null;
+      this.current = await applications.resume();
     } catch {
       // the name stays as it was; the review step shows what is known
     }
@@ -51,12 +52,10 @@ export class ResumeUpload {
     }
     this.hooks.error(null);
     this.progress = 0;
-    const form = new FormData();
-    form.append('file', file);
     try {
       await this.hooks.ready();
       if (mine !== this.#pick) return;
-      const up = upload<unknown>('/api/applications/resumes', form, (f) => {
+      const up = applications.uploadResume(file, (f) => {
         if (mine === this.#pick) this.progress = f;
       });
       this.#upload = up;
@@ -67,13 +66,12 @@ export class ResumeUpload {
       this.progress = null;
       this.hooks.uploaded(this.current?.name ?? file.name);
     } catch (e) {
-      if (mine !== this.#pick || (e instanceof ApiError && e.status === -1)) return;
+      if (mine !== this.#pick || isKind(e, 'aborted')) return;
       this.#upload = null;
       this.progress = null;
-      if (e instanceof ApiError && e.status === 409) this.hooks.locked();
-      this.hooks.error(
-        e instanceof ApiError && e.status === 413 ? apply.resume.tooLarge : e instanceof ApiError && e.status === 415 ? apply.resume.wrongType : apply.resume.failed,
-      );
+      const kind = failure(e).kind;
+      if (kind === 'conflict') this.hooks.locked();
+      this.hooks.error(kind === 'tooLarge' ? apply.resume.tooLarge : kind === 'unsupported' ? apply.resume.wrongType : apply.resume.failed);
     }
   }
 }

@@ -2,14 +2,14 @@
 // checks the server also makes (a VP needs a subteam, an exec role needs
 // a term, a subteam is 1 to 100 characters) and the PATCH body that
 // carries only what changed.
-import type { Schemas } from '$lib/services/api';
 import { schemaAdminUserExec } from '$lib/rules.gen';
+import type { AdminUser, UserPatch } from '$lib/services/users';
 import type { Role } from './query';
 
-export type User = Schemas['AdminUser'];
+export type User = AdminUser;
 export type Position = 'President' | 'VP' | 'Exec';
 export type Form = { role: Role; exec: Position | 'none'; subteam: string; termId: string };
-export type Patch = Schemas['AdminUserPatch'];
+export type Patch = UserPatch;
 export type Problems = Partial<Record<'role' | 'exec' | 'subteam' | 'termId', string>>;
 
 type Term = { id: string; active: boolean };

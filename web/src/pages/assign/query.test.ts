@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaults, parseView, viewQuery } from './query';
+import { defaults, listQuery } from './query';
+
+const parseView = listQuery.parse;
+const viewQuery = listQuery.format;
 
 describe('the users view in the URL', () => {
   it('reads every part', () => {

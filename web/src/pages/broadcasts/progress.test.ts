@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handled, milestone, newKey, sending } from './progress';
+import { handled, milestone, sending } from './progress';
 
 const r = (status: string, sent: number, total = 10, failed = 0, skipped = 0) => ({ status, total, sent, failed, skipped });
 
@@ -19,13 +19,5 @@ describe('broadcast progress', () => {
   it('follows only while sending', () => {
     expect(sending(r('sending', 0))).toBe(true);
     expect(sending(r('done', 10))).toBe(false);
-  });
-});
-
-describe('newKey', () => {
-  it('is 32 hex digits and new each time', () => {
-    const a = newKey();
-    expect(a).toMatch(/^[0-9a-f]{32}$/);
-    expect(newKey()).not.toBe(a);
   });
 });

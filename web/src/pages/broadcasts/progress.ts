@@ -22,11 +22,3 @@ export function milestone(before: Reading | null, after: Reading): Milestone | n
 export function sending(b: Reading): boolean {
   return b.status === 'sending';
 }
-
-// newKey is a fresh Idempotency-Key: 128 random bits as hex. It uses
-// getRandomValues, which (unlike randomUUID) works outside secure contexts.
-export function newKey(): string {
-  const b = new Uint8Array(16);
-  crypto.getRandomValues(b);
-  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-}

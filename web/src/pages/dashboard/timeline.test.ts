@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { breakdownRows, bucketLabel, parseInterval, peak, series, tickLabel, ticks, withInterval } from './timeline';
+import { breakdownRows, bucketLabel, intervalQuery, peak, series, tickLabel, ticks } from './timeline';
+
+const parseInterval = (search: string) => intervalQuery.parse(search).interval;
 
 const norm = (s: string) => s.replace(/\s+/g, ' ');
 
@@ -11,10 +13,9 @@ describe('interval in the URL', () => {
     expect(parseInterval('?interval=2')).toBe(24);
     expect(parseInterval('?interval=01')).toBe(24);
   });
-  it('sets interval and keeps the other keys', () => {
-    expect(withInterval('?a=b', 1)).toBe('?a=b&interval=1');
-    expect(withInterval('?interval=1', 24)).toBe('?interval=24');
-    expect(withInterval('', 24)).toBe('?interval=24');
+  it('writes the interval chosen, days too', () => {
+    expect(intervalQuery.format({ interval: 1 })).toBe('?interval=1');
+    expect(intervalQuery.format({ interval: 24 })).toBe('?interval=24');
   });
 });
 

@@ -1,23 +1,15 @@
 // The pure parts of the dashboard: the interval in the URL, bucket labels
 // in the reader's zone, the chart's series and ticks, and the breakdown's rows.
+import { param, urlQuery } from '$lib/utilities/urlQuery';
 
 export type Interval = 1 | 24;
 export type Bucket = { bucket: string; count: number };
 
 const defaultLocale = typeof navigator === 'undefined' ? 'en' : navigator.language || 'en';
 
-// parseInterval reads ?interval= from a query string: 1 (hours) or 24
-// (days, also for anything else).
-export function parseInterval(search: string): Interval {
-  return new URLSearchParams(search).get('interval') === '1' ? 1 : 24;
-}
-
-// withInterval is the query string with interval set, other keys kept.
-export function withInterval(search: string, interval: Interval): string {
-  const q = new URLSearchParams(search);
-  q.set('interval', String(interval));
-  return `?${q.toString()}`;
-}
+// The interval lives in the URL: ?interval=1 (hours) or 24 (days, also
+// for anything else), kept in the URL once chosen.
+export const intervalQuery = urlQuery({ interval: param.number<Interval>('interval', [1, 24], 24, { always: true }) });
 
 const rangeOptions: Intl.DateTimeFormatOptions = {
   weekday: 'short',

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { blank, firstGap, launchBody, nameProblem, parseStep, problemsOf, restore, save, stepURL, takenNames } from './model';
+import { blank, firstGap, launchBody, nameProblem, problemsOf, restore, save, stepQuery, takenNames } from './model';
+
+const parseStep = (search: string) => stepQuery.parse(search).step;
 
 const full = () => ({ ...blank(), project_type: 'fastapi', database: 'postgresql', team_slug: 'platform', name: 'club-site' });
 
@@ -13,8 +15,10 @@ describe('steps in the URL', () => {
     expect(parseStep('?step=team')).toBe('team');
     expect(parseStep('?step=nope')).toBe('type');
     expect(parseStep('')).toBe('type');
-    expect(stepURL('/nexus/foundry', 'type')).toBe('/nexus/foundry');
-    expect(stepURL('/nexus/foundry', 'review')).toBe('/nexus/foundry?step=review');
+    expect(stepQuery.format({ step: 'type', change: false })).toBe('');
+    expect(stepQuery.format({ step: 'review', change: false })).toBe('?step=review');
+    expect(stepQuery.format({ step: 'database', change: true })).toBe('?step=database&change=1');
+    expect(stepQuery.parse('?change=1')).toEqual({ step: 'type', change: true });
   });
 });
 

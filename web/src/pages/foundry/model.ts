@@ -1,15 +1,17 @@
 // The Foundry generator's steps and answers: one question per step, the
 // step in the URL (?step=), the answers kept for this tab, and the name
 // checked as typed with the server's rule and against the history.
+import { foundry as t } from '$lib/i18n/foundry';
 import { body_launchFoundryProject as rules } from '$lib/rules.gen';
-import type { Schemas } from '$lib/services/api';
+import type { LaunchBody, Project } from '$lib/services/foundry';
+import { param, urlQuery } from '$lib/utilities/urlQuery';
 import { check } from '$lib/utilities/validate';
 
 export const stepKeys = ['type', 'database', 'services', 'team', 'name', 'visibility', 'review'] as const;
 export type StepKey = (typeof stepKeys)[number];
 
-export type ProjectType = NonNullable<Schemas['FoundryProject']['options']['project_type']>;
-export type Database = NonNullable<Schemas['FoundryProject']['options']['database']>;
+export type ProjectType = NonNullable<Project['options']['project_type']>;
+export type Database = NonNullable<Project['options']['database']>;
 
 export const projectTypes = rules.project_type.enum as readonly ProjectType[];
 export const databases = rules.database.enum as readonly Database[];
@@ -51,15 +53,10 @@ export function stepIndex(k: StepKey): number {
   return stepKeys.indexOf(k);
 }
 
-// parseStep reads ?step= (an unknown or missing step is the first).
-export function parseStep(search: string): StepKey {
-  const s = new URLSearchParams(search).get('step');
-  return (stepKeys as readonly string[]).includes(s ?? '') ? (s as StepKey) : 'type';
-}
-
-export function stepURL(path: string, k: StepKey): string {
-  return k === 'type' ? path : `${path}?step=${k}`;
-}
+// The step lives in the URL (?step=, an unknown or missing step is the
+// first), and ?change=1 when it was opened from the review's Change link
+// (Continue then returns to the review).
+export const stepQuery = urlQuery({ step: param.choice('step', stepKeys, 'type'), change: param.flag('change') });
 
 // The first step before k whose answers are missing or wrong: a step
 // opened by its URL before the earlier ones were answered goes back there.
@@ -119,17 +116,6 @@ export function problemsOf(k: StepKey, a: Answers, taken: ReadonlySet<string>): 
   return out;
 }
 
-export type LaunchBody = {
-  name: string;
-  description: string;
-  project_type: ProjectType;
-  database: Database;
-  redis: boolean;
-  s3: boolean;
-  team_slug: string;
-  private: boolean;
-};
-
 export function launchBody(a: Answers): LaunchBody {
   return {
     name: a.name,
@@ -176,4 +162,13 @@ export function forget(storage: Pick<Storage, 'removeItem'> | undefined): void {
   } catch {
     // nothing kept
   }
+}
+
+// problemText is a step's problem in words (the name's with the name).
+export function problemText(p: Problem, name: string): string {
+  if (p.field === 'name') {
+    const w = t.errors.name[p.kind];
+    return typeof w === 'function' ? w(name) : (w ?? (t.errors.name.pattern as string));
+  }
+  return t.errors[p.field];
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Schemas } from '$lib/services/api';
-import { defaults, format, parse, rowsOf, shown, sortBy, statuses } from './query';
+import type { HiringApplicant as Applicant } from '$lib/services/hiring';
+import { sortBy } from '$lib/utilities/urlQuery';
+import { boardQuery, defaults, rowsOf, shown, statuses } from './query';
 
-type Applicant = Schemas['HiringApplicant'];
+const { parse, format } = boardQuery;
 
 function applicant(name: string | null, email: string, sels: [string, Applicant['selections'][number]['status'], string][]): Applicant {
   return {

@@ -3,20 +3,26 @@
 // searched, filtered, sorted and cut into pages in the browser (the board
 // endpoint answers the whole term at once).
 import { body_updateHiringSelection } from '$lib/rules.gen';
-import type { Schemas } from '$lib/services/api';
-import { tableQuery, type TableState } from '$lib/utilities/tableQuery';
+import type { HiringApplicant as Applicant } from '$lib/services/hiring';
+import { param, urlQuery } from '$lib/utilities/urlQuery';
 
 export type Status = (typeof body_updateHiringSelection.status.enum)[number];
 // statuses in review order, as the server lists them.
 export const statuses: readonly Status[] = body_updateHiringSelection.status.enum;
 export const sorts = ['name', 'position', 'status', 'updated'] as const;
 export type Sort = (typeof sorts)[number];
-export { pageSizes, type Order } from '$lib/utilities/tableQuery';
 
-export type BoardState = TableState<Sort, Status>;
-export const { defaults, parse, format, sortBy } = tableQuery(sorts, statuses, 'name', 'asc');
+export const boardQuery = urlQuery({
+  q: param.text('q', { max: 100 }),
+  status: param.choice('status', statuses, ''),
+  sort: param.choice('sort', sorts, 'name'),
+  order: param.order('asc'),
+  page: param.page(),
+  pageSize: param.pageSize(),
+});
+export type BoardState = ReturnType<typeof boardQuery.parse>;
+export const defaults = boardQuery.defaults;
 
-type Applicant = Schemas['HiringApplicant'];
 export type Row = {
   applicant: Applicant;
   name: string; // the display name, or the email without one

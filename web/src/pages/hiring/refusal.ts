@@ -3,16 +3,18 @@
 // message for a conflict of interest or an accepted offer, and the usual
 // words for anything else (offline, busy, a server fault).
 import { hiring as t } from '$lib/i18n/hiring';
-import { ApiError } from '$lib/services/api';
+import { failure } from '$lib/services/errors';
+import { refusedMove } from '$lib/services/selections';
 import { errorText } from '$lib/utilities/forms';
 
 export function refusal(err: unknown): string {
-  if (!(err instanceof ApiError) || (err.status !== 403 && err.status !== 404 && err.status !== 409)) return errorText(err);
+  const e = failure(err);
+  if (e.kind !== 'forbidden' && e.kind !== 'notFound' && e.kind !== 'conflict') return errorText(err);
   const names: Record<string, string> = t.statuses;
-  const move = /^cannot move from (\w+) to (\w+)$/.exec(err.detail ?? '');
-  const from = names[move?.[1] ?? ''];
-  const to = names[move?.[2] ?? ''];
+  const move = refusedMove(e.detail);
+  const from = names[move?.from ?? ''];
+  const to = names[move?.to ?? ''];
   if (from && to) return t.board.cannotMove(from, to);
-  if (err.status === 404 || !err.detail) return t.board.refused[err.status];
-  return /[.!?]$/.test(err.detail) ? err.detail : `${err.detail}.`;
+  if (e.kind === 'notFound' || !e.detail) return t.board.refused[e.kind];
+  return /[.!?]$/.test(e.detail) ? e.detail : `${e.detail}.`;
 }

@@ -1,7 +1,7 @@
 // A finalization's steps as the page lists them, each with its state,
 // from what GET /api/applications/hiring/finalization answers.
 import { schemaFinalizationProgress } from '$lib/rules.gen';
-import type { Schemas } from '$lib/services/api';
+import type { Schemas } from '$lib/services/types';
 
 type Key = NonNullable<Schemas['FinalizationProgress']['step']>;
 export type Step = Exclude<Key, 'done'>;

@@ -1,6 +1,6 @@
 // The home page's "Your next step": what a signed-in person should do now,
 // by the state of their application and membership and by their role.
-import type { Schemas } from '$lib/services/api';
+import type { Schemas } from '$lib/services/types';
 
 export type Step =
   | { kind: 'answerOffer'; href: string; deadline: string }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { leaderboard } from '$lib/i18n/leaderboard';
-import { defaultView, nextSort, parseCap, parseView, parts, podium, rank, viewQuery, visible, type Entry } from './board';
+import { defaultView, nextSort, parseCap, parts, podium, rank, viewQuery as query, visible, type Entry } from './board';
+
+const parseView = query.parse;
+const viewQuery = query.format;
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const entry = (n: number, count: number, name: string | null = `Person ${n}`): Entry => ({

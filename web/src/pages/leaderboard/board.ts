@@ -1,6 +1,9 @@
 // The leaderboard page's pure rules: ranks with ties, the podium, the
 // table's view state in the URL, and which parts of an answer failed.
-export type Entry = { reviewer_id: string; review_count: number; name: string | null; email: string };
+import type { Board, Entry } from '$lib/services/reviews';
+import { param, sortBy, urlQuery } from '$lib/utilities/urlQuery';
+
+export type { Entry, Statistics } from '$lib/services/reviews';
 export type Ranked = Entry & { rank: number; tied: boolean };
 
 // rank gives each entry its standard competition rank (1, 2, 2, 4): one
@@ -24,47 +27,23 @@ export function podium(ranked: readonly Ranked[]): Ranked[] {
 
 export const sortKeys = ['rank', 'name', 'email', 'reviews'] as const;
 export type SortKey = (typeof sortKeys)[number];
-export type Order = 'asc' | 'desc';
-export type ViewState = { sort: SortKey; order: Order; q: string; reviewer: string | null };
 
-export const defaultView: ViewState = { sort: 'rank', order: 'asc', q: '', reviewer: null };
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-// parseView reads the view from a query string; anything unknown falls
-// back to the default.
-export function parseView(search: string): ViewState {
-  const p = new URLSearchParams(search);
-  const sort = p.get('sort');
-  const order = p.get('order');
-  const reviewer = p.get('reviewer');
-  return {
-    sort: (sortKeys as readonly string[]).includes(sort ?? '') ? (sort as SortKey) : defaultView.sort,
-    order: order === 'asc' || order === 'desc' ? order : defaultView.order,
-    q: (p.get('q') ?? '').slice(0, 200),
-    reviewer: reviewer && uuidPattern.test(reviewer) ? reviewer.toLowerCase() : null,
-  };
-}
-
-// viewQuery writes the view as a query string ("" or "?…"), leaving out
-// defaults so a plain view has a plain address.
-export function viewQuery(v: ViewState): string {
-  const p = new URLSearchParams();
-  if (v.sort !== defaultView.sort || v.order !== defaultView.order) {
-    p.set('sort', v.sort);
-    p.set('order', v.order);
-  }
-  if (v.q.trim() !== '') p.set('q', v.q.trim());
-  if (v.reviewer) p.set('reviewer', v.reviewer);
-  const s = p.toString();
-  return s ? `?${s}` : '';
-}
+// The table's view in the address: sort, order, search, the reviewer whose
+// averages are open.
+export const viewQuery = urlQuery({
+  sort: param.choice('sort', sortKeys, 'rank'),
+  order: param.order('asc'),
+  q: param.text('q'),
+  reviewer: param.uuid('reviewer'),
+});
+export type ViewState = ReturnType<typeof viewQuery.parse>;
+export const defaultView = viewQuery.defaults;
 
 // nextSort is the view after pressing a column header: the same column
 // flips its order, another starts in its natural order (counts and ranks
 // from the top, words A to Z).
 export function nextSort(v: ViewState, key: SortKey): ViewState {
-  if (v.sort === key) return { ...v, order: v.order === 'asc' ? 'desc' : 'asc' };
-  return { ...v, sort: key, order: key === 'reviews' ? 'desc' : 'asc' };
+  return sortBy(v, key, (k) => (k === 'reviews' ? 'desc' : 'asc'));
 }
 
 const collator = new Intl.Collator(undefined, { sensitivity: 'base', numeric: true });
@@ -91,28 +70,12 @@ export function visible(ranked: readonly Ranked[], v: ViewState): Ranked[] {
   return rows.sort((a, b) => dir * cmp(a, b) || (index.get(a.reviewer_id) ?? 0) - (index.get(b.reviewer_id) ?? 0));
 }
 
-export type BoardAnswer = {
-  leaderboard: Entry[];
-  statistics: Statistics;
-  failed: ('leaderboard' | 'statistics')[];
-};
-export type Statistics = {
-  total_applications: number;
-  total_reviews: number;
-  total_reviewers: number;
-  avg_reviews_per_application: number;
-  avg_resume_score: number;
-  avg_links_score: number;
-  avg_q1_score: number;
-  avg_q2_score: number;
-};
-
 // Parts says what to show of an answer: the ranking (failed, empty or
 // there), the statistics (failed or there), or nothing at all when both
 // parts failed (then the page shows the error with a retry).
 export type Parts = { kind: 'failed' } | { kind: 'board'; ranking: 'failed' | 'empty' | 'ok'; statistics: 'failed' | 'ok' };
 
-export function parts(a: Pick<BoardAnswer, 'leaderboard' | 'failed'>): Parts {
+export function parts(a: Pick<Board, 'leaderboard' | 'failed'>): Parts {
   const failed = new Set(a.failed ?? []);
   if (failed.has('leaderboard') && failed.has('statistics')) return { kind: 'failed' };
   return {

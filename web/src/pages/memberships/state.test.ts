@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { detailId, dollars, parseAmount, readList, writeList } from './state';
+import { detailId, dollars, listQuery, parseAmount } from './state';
+
+const readList = listQuery.parse;
+const writeList = listQuery.format;
 
 describe('list state in the URL', () => {
   it('reads defaults from an empty query', () => {

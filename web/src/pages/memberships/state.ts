@@ -1,42 +1,14 @@
-// The member search's state as it lives in the URL query (q, status,
+// The member search's view as it lives in the URL query (q, status,
 // page, page_size), so a view can be shared and survives a reload, and the
 // payment form's amount: dollars typed by the exec, cents for the API.
+import { param, urlQuery } from '$lib/utilities/urlQuery';
 
-export const pageSizes = [10, 25, 50] as const;
-export const defaultPageSize = 25;
-export type MembershipStatus = '' | 'paid' | 'unpaid';
-export type ListState = { q: string; status: MembershipStatus; page: number; pageSize: number };
-
-function positive(v: string | null, fallback: number): number {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= 1 ? n : fallback;
-}
-
-// readList reads the state from a query string; anything unknown falls
-// back to the default.
-export function readList(search: string): ListState {
-  const p = new URLSearchParams(search);
-  const status = p.get('status');
-  const size = positive(p.get('page_size'), defaultPageSize);
-  return {
-    q: (p.get('q') ?? '').slice(0, 200),
-    status: status === 'paid' || status === 'unpaid' ? status : '',
-    page: positive(p.get('page'), 1),
-    pageSize: (pageSizes as readonly number[]).includes(size) ? size : defaultPageSize,
-  };
-}
-
-// writeList is the query string of a state, defaults left out ('' when
-// all are defaults).
-export function writeList(s: ListState): string {
-  const p = new URLSearchParams();
-  if (s.q.trim()) p.set('q', s.q.trim());
-  if (s.status) p.set('status', s.status);
-  if (s.page > 1) p.set('page', String(s.page));
-  if (s.pageSize !== defaultPageSize) p.set('page_size', String(s.pageSize));
-  const out = p.toString();
-  return out ? `?${out}` : '';
-}
+export const listQuery = urlQuery({
+  q: param.text('q'),
+  status: param.choice('status', ['paid', 'unpaid'] as const, ''),
+  page: param.page(),
+  pageSize: param.pageSize(),
+});
 
 // The most one payment may record, in cents (the API's limit).
 export const maxAmountCents = 10_000_000;

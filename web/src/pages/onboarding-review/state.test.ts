@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { defaults, filenameOf, readState, sizeParts, sortBy, view, writeState, zipComplete } from './state';
+import { defaults, reviewQuery, sizeParts, sortBy, view } from './state';
+
+const readState = reviewQuery.parse;
+const writeState = reviewQuery.format;
 
 const term = '0b6c3f3e-6a55-4c39-9d0c-1b9a3a0c2e11';
 
@@ -48,18 +51,7 @@ describe('view', () => {
   });
 });
 
-describe('downloads', () => {
-  it('reads the file name from Content-Disposition', () => {
-    expect(filenameOf('attachment; filename="2026-2027-onboarding.csv"', 'x.csv')).toBe('2026-2027-onboarding.csv');
-    expect(filenameOf(null, 'x.csv')).toBe('x.csv');
-    expect(filenameOf('attachment; filename="../evil"', 'x.csv')).toBe('x.csv');
-  });
-  it('knows a complete ZIP by its end record', () => {
-    const end = [0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)];
-    expect(zipComplete(new Uint8Array([1, 2, 3, ...end]))).toBe(true);
-    expect(zipComplete(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]))).toBe(false);
-    expect(zipComplete(new Uint8Array())).toBe(false);
-  });
+describe('sizes', () => {
   it('sizes bytes for Intl', () => {
     expect(sizeParts(512)).toEqual({ value: 512, unit: 'byte' });
     expect(sizeParts(12_345)).toEqual({ value: 12.3, unit: 'kilobyte' });

@@ -1,71 +1,29 @@
-// The review table's state as it lives in the URL query (term_id, kind,
+// The review table's view as it lives in the URL query (term_id, kind,
 // q, sort, order, page, page_size), so a view can be shared and survives a
 // reload; and the view of the rows it gives (search, sort, page).
+import { param, sortBy as sortView, urlQuery } from '$lib/utilities/urlQuery';
 
 export const kinds = ['onboarding', 'returning'] as const;
 export type Kind = (typeof kinds)[number];
 export const sortKeys = ['display_name', 'email', 'role', 'subteam', 'submitted_at'] as const;
 export type SortKey = (typeof sortKeys)[number];
-export const pageSizes = [10, 25, 50] as const;
-export const defaultPageSize = 25;
 
-export type ReviewState = {
-  termId: string; // '' is the server's default (the hiring term)
-  kind: Kind;
-  q: string;
-  sort: SortKey;
-  order: 'asc' | 'desc';
-  page: number;
-  pageSize: number;
-};
-
-export const defaults: ReviewState = { termId: '', kind: 'onboarding', q: '', sort: 'display_name', order: 'asc', page: 1, pageSize: defaultPageSize };
-
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function positive(v: string | null, fallback: number): number {
-  const n = Number(v);
-  return v !== null && Number.isInteger(n) && n >= 1 ? n : fallback;
-}
-
-function oneOf<T extends string>(list: readonly T[], v: string | null, fallback: T): T {
-  return (list as readonly (string | null)[]).includes(v) ? (v as T) : fallback;
-}
-
-export function readState(search: string): ReviewState {
-  const p = new URLSearchParams(search);
-  const term = p.get('term_id') ?? '';
-  const size = positive(p.get('page_size'), defaultPageSize);
-  return {
-    termId: uuid.test(term) ? term.toLowerCase() : '',
-    kind: oneOf(kinds, p.get('kind'), 'onboarding'),
-    q: (p.get('q') ?? '').trim().slice(0, 200),
-    sort: oneOf(sortKeys, p.get('sort'), 'display_name'),
-    order: p.get('order') === 'desc' ? 'desc' : 'asc',
-    page: positive(p.get('page'), 1),
-    pageSize: (pageSizes as readonly number[]).includes(size) ? size : defaultPageSize,
-  };
-}
-
-// writeState is the query string of a state, defaults left out.
-export function writeState(s: ReviewState): string {
-  const p = new URLSearchParams();
-  if (s.termId) p.set('term_id', s.termId);
-  if (s.kind !== defaults.kind) p.set('kind', s.kind);
-  if (s.q) p.set('q', s.q);
-  if (s.sort !== defaults.sort) p.set('sort', s.sort);
-  if (s.order !== defaults.order) p.set('order', s.order);
-  if (s.page > 1) p.set('page', String(s.page));
-  if (s.pageSize !== defaultPageSize) p.set('page_size', String(s.pageSize));
-  const out = p.toString();
-  return out ? `?${out}` : '';
-}
+export const reviewQuery = urlQuery({
+  termId: param.uuid('term_id'), // '' is the server's default (the hiring term)
+  kind: param.choice('kind', kinds, 'onboarding'),
+  q: param.text('q', { trim: true }),
+  sort: param.choice('sort', sortKeys, 'display_name'),
+  order: param.order('asc'),
+  page: param.page(),
+  pageSize: param.pageSize(),
+});
+export type ReviewState = ReturnType<typeof reviewQuery.parse>;
+export const defaults = reviewQuery.defaults;
 
 // sortBy is the state after pressing a column's header: the same column
 // flips the order, another starts ascending (newest first for dates).
 export function sortBy(s: ReviewState, key: SortKey): ReviewState {
-  if (s.sort === key) return { ...s, order: s.order === 'asc' ? 'desc' : 'asc', page: 1 };
-  return { ...s, sort: key, order: key === 'submitted_at' ? 'desc' : 'asc', page: 1 };
+  return sortView(s, key, (k) => (k === 'submitted_at' ? 'desc' : 'asc'));
 }
 
 export type Row = {
@@ -96,24 +54,6 @@ export function view<R extends Row>(rows: readonly R[], s: ReviewState): { rows:
 
 function fold(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
-}
-
-// filenameOf reads the download's name from Content-Disposition, or the
-// fallback when there is none.
-export function filenameOf(disposition: string | null, fallback: string): string {
-  const m = disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i);
-  const name = m?.[1] ? decodeURIComponent(m[1]) : '';
-  return /^[\w.-]+$/.test(name) ? name : fallback;
-}
-
-// zipComplete says whether bytes end with a ZIP's end-of-central-directory
-// record: the server ends an archive it could not finish without one.
-export function zipComplete(bytes: Uint8Array): boolean {
-  const min = Math.max(0, bytes.length - 22 - 0xffff);
-  for (let i = bytes.length - 22; i >= min; i--) {
-    if (bytes[i] === 0x50 && bytes[i + 1] === 0x4b && bytes[i + 2] === 0x05 && bytes[i + 3] === 0x06) return true;
-  }
-  return false;
 }
 
 // sizeParts is a byte count in the unit a reader expects (bytes, kB, MB),

@@ -2,9 +2,11 @@
 // at once (a blob: URL), then uploaded with progress as soon as consent is
 // given (the upload requires it); a newer pick aborts the earlier upload.
 import { onboarding as t } from '$lib/i18n/onboarding';
-import { ApiError, upload, type Upload } from '$lib/services/api';
+import type { Upload } from '$lib/services/types';
+import { failure, isKind } from '$lib/services/errors';
+import { onboarding } from '$lib/services/onboarding';
 import { errorText } from '$lib/utilities/forms';
-import { headshotPath, headshotProblem, type Kind } from './model';
+import { headshotProblem, type Kind } from './model';
 
 type Hooks = {
   // after an upload is stored: its key and the file's name
@@ -60,10 +62,7 @@ export class Headshot {
     const mine = ++this.#pick;
     this.error = '';
     this.progress = 0;
-    const form = new FormData();
-    form.append('consent', 'true');
-    form.append('file', file);
-    const up = upload<{ key: string }>(headshotPath(this.kind), form, (f) => {
+    const up = onboarding.uploadHeadshot(this.kind, file, (f) => {
       if (mine === this.#pick) this.progress = f;
     });
     this.#upload = up;
@@ -77,11 +76,12 @@ export class Headshot {
         return true;
       },
       (e: unknown) => {
-        if (mine !== this.#pick || (e instanceof ApiError && e.status === -1)) return false;
+        if (mine !== this.#pick || isKind(e, 'aborted')) return false;
         this.#upload = null;
         this.progress = null;
         this.error = uploadProblem(e);
-        if (e instanceof ApiError && e.status === 403) this.hooks.refused(e.detail ?? e.title);
+        const f = failure(e);
+        if (f.kind === 'forbidden') this.hooks.refused(f.detail ?? f.title);
         return false;
       },
     );
@@ -103,12 +103,12 @@ export class Headshot {
   }
 }
 
-function uploadProblem(e: unknown): string {
-  if (!(e instanceof ApiError)) return t.headshot.failed;
-  if (e.status === 413) return t.headshot.tooLarge;
-  if (e.status === 415) return t.headshot.wrongType;
-  if (e.status === 400 && e.details.consent) return t.headshot.consentNeeded;
-  if (e.status === 400 && e.details.file) return t.headshot.empty;
-  if (e.status === 403 || e.status === 429) return errorText(e);
+function uploadProblem(err: unknown): string {
+  const e = failure(err);
+  if (e.kind === 'tooLarge') return t.headshot.tooLarge;
+  if (e.kind === 'unsupported') return t.headshot.wrongType;
+  if (e.kind === 'invalid' && e.details.consent) return t.headshot.consentNeeded;
+  if (e.kind === 'invalid' && e.details.file) return t.headshot.empty;
+  if (e.kind === 'forbidden' || e.kind === 'rateLimited') return errorText(e);
   return t.headshot.failed;
 }

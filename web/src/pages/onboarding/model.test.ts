@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyOf, emptyValues, headshotProblem, kindOf, sameValues } from './model';
+import { onboarding as t } from '$lib/i18n/onboarding';
+import { bodyOf, checkValues, emptyValues, headshotProblem, kindOf, sameValues } from './model';
 
 describe('kindOf', () => {
   it('reads the form from the path', () => {
@@ -58,5 +59,21 @@ describe('sameValues', () => {
     expect(sameValues(a, { ...a })).toBe(true);
     expect(sameValues(a, { ...a, consent: true })).toBe(false);
     expect(sameValues(a, { ...a, role: 'VP' })).toBe(false);
+  });
+});
+
+describe('checkValues', () => {
+  const done = { ...emptyValues('Ada', 'ada@x.test'), role: 'VP', term_type: 'fall', ds_competency: 'none' };
+  const noPhoto = { error: '', pending: false, held: false };
+  it('asks for every choice and a well-formed email', () => {
+    expect(checkValues(done, noPhoto)).toEqual({});
+    const got = checkValues({ ...emptyValues('Ada', 'ada@'), role: '' }, noPhoto);
+    expect(got).toMatchObject({ email: t.emailFormat, role: t.required.role, term_type: t.required.term_type, ds_competency: t.required.ds_competency });
+  });
+  it('asks for consent to a photo picked or kept', () => {
+    expect(checkValues(done, { ...noPhoto, pending: true }).consent).toBe(t.headshot.consentNeeded);
+    expect(checkValues(done, { ...noPhoto, held: true }).consent).toBe(t.headshot.consentKeep);
+    expect(checkValues({ ...done, consent: true }, { ...noPhoto, held: true })).toEqual({});
+    expect(checkValues(done, { ...noPhoto, error: 'too big' }).headshot).toBe('too big');
   });
 });

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStore } from '$lib/utilities/localCopy';
 import { emptyValues, type Submission } from './model';
-import { clearLocal, keyOf, readLocal, start, writeLocal, type LocalCopy, type Store } from './persist';
+import { clearLocal, keyOf, readLocal, start, writeLocal, type LocalCopy } from './persist';
 
-function memory(): Store & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return {
-    data,
-    getItem: (k) => data.get(k) ?? null,
-    setItem: (k, v) => void data.set(k, v),
-    removeItem: (k) => void data.delete(k),
-  };
-}
+const memory = memoryStore;
 
 const submission: Submission = {
   id: 's',

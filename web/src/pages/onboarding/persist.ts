@@ -4,7 +4,10 @@
 // `updated_at` it started from (`syncedAt`, null before the first). A
 // submission changed since (on another device) wins; otherwise the copy,
 // which holds what was typed after, does.
+import { isObject, readCopy, removeCopy, writeCopy, type Store } from '$lib/utilities/localCopy';
 import { emptyValues, fromSubmission, type Kind, type Submission, type Values } from './model';
+
+export { browserStore, type Store } from '$lib/utilities/localCopy';
 
 export type LocalCopy = {
   profileId: string;
@@ -15,20 +18,9 @@ export type LocalCopy = {
   syncedAt: string | null;
 };
 
-export type Store = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
-
 export const keyPrefix = 'hackdesk.onboarding.v1.';
 export const keyOf = (kind: Kind, profileId: string) => `${keyPrefix}${kind}.${profileId}`;
 
-export function browserStore(): Store | null {
-  try {
-    return globalThis.localStorage ?? null;
-  } catch {
-    return null;
-  }
-}
-
-const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
 const text = (x: unknown): string | null => (typeof x === 'string' ? x : null);
 
 // values reads stored values over the empty form, keeping only fields of
@@ -44,15 +36,8 @@ function values(raw: unknown): Values {
 }
 
 export function readLocal(store: Store | null, kind: Kind, profileId: string): LocalCopy | null {
-  let raw: unknown;
-  try {
-    const t = store?.getItem(keyOf(kind, profileId));
-    if (!t) return null;
-    raw = JSON.parse(t);
-  } catch {
-    return null;
-  }
-  if (!isObject(raw) || raw.profileId !== profileId) return null;
+  const raw = readCopy(store, keyOf(kind, profileId), profileId);
+  if (!raw) return null;
   return {
     profileId,
     values: values(raw.values),
@@ -63,19 +48,11 @@ export function readLocal(store: Store | null, kind: Kind, profileId: string): L
 }
 
 export function writeLocal(store: Store | null, kind: Kind, copy: LocalCopy): void {
-  try {
-    store?.setItem(keyOf(kind, copy.profileId), JSON.stringify(copy));
-  } catch {
-    // full or unavailable: the form still works, unsaved on this device
-  }
+  writeCopy(store, keyOf(kind, copy.profileId), copy);
 }
 
 export function clearLocal(store: Store | null, kind: Kind, profileId: string): void {
-  try {
-    store?.removeItem(keyOf(kind, profileId));
-  } catch {
-    // unavailable: nothing stored
-  }
+  removeCopy(store, keyOf(kind, profileId));
 }
 
 export type Start = {

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { changes, fingerprint, linkText, listQuery, maxDelay, maxErrorDelay, nextDelay, parseList, route } from './state';
+import { changes, fingerprint, linkText, listQuery as query, maxDelay, maxErrorDelay, nextDelay, route } from './state';
+
+const parseList = query.parse;
+const listQuery = query.format;
 
 const step = (name: string, status: string) => ({ name, status, started_at: null, finished_at: null, detail: '' });
 const project = (status: string, ...steps: ReturnType<typeof step>[]) => ({ status, steps, run_url: null, repository_url: null });

@@ -2,6 +2,8 @@
 // history's list state in the URL, the refresh schedule of a running
 // launch and what changed between two reads (announced to a screen reader).
 
+import { param, urlQuery } from '$lib/utilities/urlQuery';
+
 export type Route = { kind: 'list' } | { kind: 'project'; id: string };
 
 // route reads /nexus/projects or /nexus/projects/{id}.
@@ -10,29 +12,9 @@ export function route(pathname: string): Route {
   return m ? { kind: 'project', id: decodeURIComponent(m[1]!) } : { kind: 'list' };
 }
 
-export const pageSizes = [10, 25, 50] as const;
-export type ListState = { page: number; pageSize: number };
-export const defaultList: ListState = { page: 1, pageSize: 25 };
-
-// parseList reads ?page=&page_size= (anything else gives the default).
-export function parseList(search: string): ListState {
-  const q = new URLSearchParams(search);
-  const page = Number(q.get('page'));
-  const size = Number(q.get('page_size'));
-  return {
-    page: Number.isInteger(page) && page >= 1 ? page : defaultList.page,
-    pageSize: (pageSizes as readonly number[]).includes(size) ? size : defaultList.pageSize,
-  };
-}
-
-// listQuery writes the state back, leaving defaults out.
-export function listQuery(s: ListState): string {
-  const q = new URLSearchParams();
-  if (s.page !== defaultList.page) q.set('page', String(s.page));
-  if (s.pageSize !== defaultList.pageSize) q.set('page_size', String(s.pageSize));
-  const out = q.toString();
-  return out ? `?${out}` : '';
-}
+// The history's page and page size live in the URL.
+export const listQuery = urlQuery({ page: param.page(), pageSize: param.pageSize() });
+export const defaultList = listQuery.defaults;
 
 // The refresh of a running launch backs off while nothing changes (from
 // one second up to ten) and starts again from one second when something

@@ -1,12 +1,13 @@
 // The question form's values, checks and request body. The field rules are
 // the server's (rules.gen.ts); nothing here repeats them.
-import type { Schemas } from '$lib/services/api';
+import type { Position } from '$lib/services/positions';
+import type { BankQuestion, QuestionBody } from '$lib/services/questions';
 import { body_createBankQuestion } from '$lib/rules.gen';
 import { checkFields, type FieldErrors, type Words } from '$lib/utilities/forms';
 
-export type Question = Schemas['BankQuestion'];
-export type Position = Schemas['Position'];
-export type Body = Schemas['QuestionBody'];
+export type Question = BankQuestion;
+export type Body = QuestionBody;
+export type { Position };
 
 export const fields = ['prompt', 'char_limit', 'placeholder', 'help_text'] as const;
 export type Field = (typeof fields)[number];

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emailProblem, matchable, readList, writeList } from './state';
+import { emailProblem, listQuery, matchable } from './state';
+
+const readList = listQuery.parse;
+const writeList = listQuery.format;
 
 describe('receipt list state in the URL', () => {
   it('reads defaults and drops unknown values', () => {

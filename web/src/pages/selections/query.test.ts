@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { apiQuery, defaults, filtered, format, parse, refusedMove } from './query';
+import { defaults, filtered, listQuery } from './query';
 
+const { parse, format } = listQuery;
 const pos = '0b6f1c5e-8a55-4f0b-9b7d-2a3c4d5e6f70';
 
 describe('selections URL state', () => {
@@ -21,18 +22,5 @@ describe('selections URL state', () => {
     expect(filtered(defaults)).toBe(false);
     expect(filtered({ ...defaults, q: '  ' })).toBe(false);
     expect(filtered({ ...defaults, position: pos })).toBe(true);
-  });
-  it('builds the API query without empty filters', () => {
-    expect(apiQuery({ ...defaults, q: ' ann ' })).toEqual({ q: 'ann', status: undefined, position_id: undefined, page: 1, page_size: 10 });
-  });
-});
-
-describe('refusedMove', () => {
-  it('reads the statuses of a refused move', () => {
-    expect(refusedMove('cannot move from rejection_sent to interviewing')).toEqual({ from: 'rejection_sent', to: 'interviewing' });
-  });
-  it('answers null for another message', () => {
-    expect(refusedMove(undefined)).toBeNull();
-    expect(refusedMove('Offer already accepted')).toBeNull();
   });
 });

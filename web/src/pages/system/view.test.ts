@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_VIEW, nextSort, parseView, shown, toSearch } from './view';
+import { DEFAULT_VIEW, nextSort, runsQuery, shown } from './view';
+
+const parseView = runsQuery.parse;
+const toSearch = runsQuery.format;
 
 describe('the runs view in the URL', () => {
   it('reads defaults from an empty or unknown query', () => {

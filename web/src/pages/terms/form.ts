@@ -3,11 +3,11 @@
 // server makes (a name of 1 to 100 characters, the term ends after it
 // starts, each window is both times or neither and opens before it
 // closes), the body of a create or an edit, and a window's state now.
-import type { Schemas } from '$lib/services/api';
 import { schemaTermBody } from '$lib/rules.gen';
+import { param, urlQuery } from '$lib/utilities/urlQuery';
+import type { Term, TermBody as Body } from '$lib/services/terms';
 
-export type Term = Schemas['Term'];
-export type Body = Schemas['TermBody'];
+export type { Term, Body };
 export const windowFields = ['onboarding_opens_at', 'onboarding_closes_at', 'returning_opens_at', 'returning_closes_at'] as const;
 export const fields = ['name', 'starts_on', 'ends_on', ...windowFields] as const;
 export type Field = (typeof fields)[number];
@@ -124,3 +124,6 @@ export function windowState(opens: string | null, closes: string | null, now: Da
   if (t < new Date(closes).getTime()) return 'open';
   return 'closed';
 }
+
+// The list's page lives in the URL (?page=).
+export const listQuery = urlQuery({ page: param.page() });

@@ -1,0 +1,1 @@
+function e(){return typeof navigator>`u`||typeof matchMedia>`u`||navigator.pdfViewerEnabled===!1?!1:!matchMedia(`(pointer: coarse)`).matches}export{e as t};

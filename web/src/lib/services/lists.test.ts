@@ -1,0 +1,32 @@
+// The list endpoints' queries, built from the pages' views: an empty
+// search or filter is left out, the page size is the API's page_size.
+import { describe, expect, it } from 'vitest';
+import { adminParams } from './applications';
+import { listParams as emailParams } from './emails';
+import { listParams as membershipParams } from './memberships';
+import { listParams as receiptParams } from './receipts';
+import { listParams as selectionParams } from './selections';
+import { listParams as userParams } from './users';
+
+describe('list queries', () => {
+  it('applications: a search, a status, the sort and the page', () => {
+    expect(adminParams({ q: '  ', status: '', sort: 'created_at', order: 'desc', page: 1, pageSize: 25 })).toEqual({
+      q: undefined, status: undefined, sort: 'created_at', order: 'desc', page: 1, page_size: 25,
+    });
+    expect(adminParams({ q: ' ada ', status: 'submitted', sort: 'score', order: 'asc', page: 3, pageSize: 10 })).toMatchObject({ q: 'ada', status: 'submitted', page_size: 10 });
+  });
+  it('memberships and users: a trimmed search and a filter', () => {
+    expect(membershipParams({ q: ' jane ', status: 'paid', page: 2, pageSize: 50 })).toEqual({ q: 'jane', status: 'paid', page: 2, page_size: 50 });
+    expect(userParams({ q: '', role: '', page: 1, pageSize: 25 })).toEqual({ q: undefined, role: undefined, page: 1, page_size: 25 });
+  });
+  it('receipts and emails: filters left out when empty', () => {
+    expect(receiptParams({ status: '', page: 1, pageSize: 25 })).toEqual({ status: undefined, page: 1, page_size: 25 });
+    expect(emailParams({ to: ' a@b.test ', kind: '', page: 1, pageSize: 10 })).toEqual({ to: 'a@b.test', kind: undefined, page: 1, page_size: 10 });
+  });
+  it('selections: the position as position_id', () => {
+    const pos = '0b6f1c5e-8a55-4f0b-9b7d-2a3c4d5e6f70';
+    expect(selectionParams({ q: ' ann ', status: '', position: pos, page: 1, pageSize: 10 })).toEqual({
+      q: 'ann', status: undefined, position_id: pos, page: 1, page_size: 10,
+    });
+  });
+});
