@@ -33,6 +33,7 @@ export const adminSections: NavSection[] = [
       { href: '/admin/emails', label: common.nav.emails, show: isSuperadmin },
       { href: '/admin/terms', label: common.nav.terms, show: isSuperadmin },
       { href: '/admin/system', label: common.nav.system, show: isSuperadmin },
+      { href: '/admin/access', label: common.nav.access, show: isSuperadmin },
     ],
   },
   {

@@ -31,6 +31,9 @@ const reasons = {
   'Form closed': 'formClosed',
   'Nothing to finalize': 'nothingToFinalize',
   'Not the hiring term': 'notHiringTerm',
+  'Account scheduled for deletion': 'scheduledForDeletion',
+  'Wrong password': 'wrongPassword',
+  'Account cannot be deleted': 'cannotDelete',
 } as const;
 export type Reason = (typeof reasons)[keyof typeof reasons];
 

@@ -27,3 +27,10 @@ export function money(cents: number, currency = 'CAD'): string {
 export function percent(fraction: number): string {
   return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(fraction);
 }
+
+// bytes is a size in bytes, kilobytes or megabytes, in the reader's locale.
+export function bytes(n: number): string {
+  if (n < 1024) return number(n, { style: 'unit', unit: 'byte', unitDisplay: 'long' });
+  if (n < 1024 * 1024) return number(n / 1024, { style: 'unit', unit: 'kilobyte', unitDisplay: 'short', maximumFractionDigits: 0 });
+  return number(n / (1024 * 1024), { style: 'unit', unit: 'megabyte', unitDisplay: 'short', maximumFractionDigits: 1 });
+}
