@@ -1,1 +1,0 @@
-import{d as e,u as t}from"./Shell-B6Mhx7vS.js";var n={list:async()=>(await t(e.GET(`/api/positions`))).positions};export{n as t};

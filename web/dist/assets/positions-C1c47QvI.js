@@ -1,0 +1,1 @@
+import{d as e,u as t}from"./Shell-BC2haQQQ.js";var n={list:async()=>(await t(e.GET(`/api/positions`))).positions};export{n as t};

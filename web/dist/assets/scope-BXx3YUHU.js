@@ -1,0 +1,1 @@
+import{t as e}from"./positions-C1c47QvI.js";import{i as t,o as n}from"./Shell-BC2haQQQ.js";async function r(){try{let[r,i]=await Promise.all([n(),e.list()]);return{subteam:t(r)?null:r?.exec_role?.subteam??null,positions:i}}catch{return{subteam:null,positions:[]}}}export{r as t};
