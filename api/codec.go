@@ -39,10 +39,15 @@ func codecRoute(route string) bool {
 // codecCrossSite is edge.CrossSite for the codec routes: the UI is
 // another origin than the site (another port, or a sibling host), so a
 // same-site request from exactly TEMPORAL_UI_URL's origin is the UI's own.
+// A same-site request always names its origin (it is cross-origin), so one
+// without an Origin is refused too.
 func codecCrossSite(h http.Header, uiOrigin string) bool {
+	sameSite := false
 	if site := h.Values("Sec-Fetch-Site"); len(site) > 0 {
 		switch strings.ToLower(strings.TrimSpace(site[0])) {
-		case "same-origin", "same-site", "none":
+		case "same-origin", "none":
+		case "same-site":
+			sameSite = true
 		default:
 			return true
 		}
@@ -50,7 +55,7 @@ func codecCrossSite(h http.Header, uiOrigin string) bool {
 	if origins := h.Values("Origin"); len(origins) > 0 {
 		return uiOrigin == "" || edge.CanonicalOrigin(origins[0]) != uiOrigin
 	}
-	return false
+	return sameSite
 }
 
 // codecCORS answers CORS for the codec routes, to TEMPORAL_UI_URL's origin
