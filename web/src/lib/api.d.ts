@@ -2291,7 +2291,7 @@ export interface paths {
         /**
          * The recurring jobs' schedules (superadmin)
          * @description Each of hackdesk's Temporal Schedules of this deployment's task queue (the sweep,
-         *     the term reconciler), in a fixed order: `state` is `active`, `paused` (someone
+         *     the term reconciler, the retention run), in a fixed order: `state` is `active`, `paused` (someone
          *     paused it in the Temporal UI or with `temporal schedule toggle --pause`; `note` says
          *     why, as given) or `missing` (no worker has created it yet: the workers create it in
          *     the background at start-up, see the worker log); `note` of an active schedule is its
