@@ -175,7 +175,7 @@ export const system = {
     nextRun: 'Next run',
     states: { active: 'Active', paused: 'Paused', missing: 'Missing' } as Record<string, string>,
     missingHint: 'No worker has created it yet; see the worker log.',
-    pausedNote: (note: string) => `Paused: ${note}`,
+    pausedNote: (note: string) => `Note: ${note}`,
     lastRunText: (when: string, status: string) => `${when}, ${status}`,
     runStatuses: {
       running: 'running',
