@@ -63,6 +63,8 @@ type Deps struct {
 	BroadcastRate float64
 	// DuesCents is MEMBERSHIP_DUES_CENTS.
 	DuesCents int64
+	// RetentionDays is RETENTION_DAYS (RetentionActivities).
+	RetentionDays int
 	// PublicURL is the worker's PUBLIC_URL (TermActivities.PublicURL).
 	PublicURL string
 }
@@ -81,6 +83,8 @@ type Set struct {
 	Broadcast *BroadcastActivities
 	Sweep     *SweepActivities
 	Hackathon *HackathonActivities
+	Erasure   *ErasureActivities
+	Retention *RetentionActivities
 }
 
 // NewSet builds every activity struct from d.
@@ -98,10 +102,12 @@ func NewSet(d Deps) Set {
 		Broadcast: &BroadcastActivities{Store: d.Store, Email: email, Unsubscribe: d.Unsubscribe, Rate: d.BroadcastRate},
 		Sweep:     &SweepActivities{Store: d.Store},
 		Hackathon: &HackathonActivities{Store: d.Store, Unsubscribe: d.Unsubscribe, PublicURL: d.PublicURL},
+		Erasure:   &ErasureActivities{Store: d.Store, Blob: d.Blob},
+		Retention: &RetentionActivities{Store: d.Store, Blob: d.Blob, RetentionDays: d.RetentionDays},
 	}
 }
 
 // All lists the structs for registration.
 func (s Set) All() []any {
-	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot, s.Receipt, s.Broadcast, s.Sweep, s.Hackathon}
+	return []any{s.Email, s.Rsvp, s.Resume, s.Hiring, s.Foundry, s.Term, s.Headshot, s.Receipt, s.Broadcast, s.Sweep, s.Hackathon, s.Erasure, s.Retention}
 }

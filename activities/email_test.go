@@ -3,6 +3,7 @@ package activities_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -62,7 +63,7 @@ func TestRecordEmail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e.ToAddress != "ada@example.com" || e.Subject != "Hi" || e.HtmlBody != "<p>Hello &lt;b&gt;</p>" {
+	if e.ToAddress != "ada@example.com" || e.Subject != "Hi" || !strings.HasPrefix(e.HtmlBody, "<p>Hello &lt;b&gt;</p>") {
 		t.Fatalf("stored %+v: the first recording must win and HTML must be escaped", e)
 	}
 

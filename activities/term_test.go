@@ -60,10 +60,15 @@ func TestTermActivities(t *testing.T) {
 	a := &activities.TermActivities{Store: store}
 	closes := time.Date(2026, 9, 20, 12, 0, 0, 0, time.UTC)
 	in := activities.TermWindowEmailsInput{TermID: cur, Kind: "onboarding", ClosesAt: closes, PublicURL: "https://h.test"}
+	// The references name emails by key; their addresses are in the record.
 	tos := func(refs []activities.EmailRef) map[string]string {
 		m := map[string]string{}
 		for _, r := range refs {
-			m[r.To] = r.Key
+			e, err := store.EmailGetByKey(ctx, r.Key)
+			if err != nil {
+				t.Fatalf("email %s: %v", r.Key, err)
+			}
+			m[e.ToAddress] = r.Key
 		}
 		return m
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/internal/feature/hackathon"
+	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/feature/review"
 	"hackdesk/internal/platform/apperr"
 )
@@ -47,7 +48,8 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 // default; another edition's is 404): every field, never redacted, a
 // signed resume link, the team with names, and its reviews as the caller
 // may see them, each with its total and normalized score
-// (review.DetailsOf).
+// (review.DetailsOf). Each answer writes the access log (the details and,
+// when it hands out a résumé link, the link).
 func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) error {
 	h, err := s.scope(r)
 	if err != nil {
@@ -61,6 +63,17 @@ func (s *Server) adminGetApplication(w http.ResponseWriter, r *http.Request) err
 	out, err := review.DetailsOf(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)), h.ID, id)
 	if err != nil {
 		return err
+	}
+	// The read is logged before it is answered: the details, and the
+	// résumé links they hand out (the review queue's are not logged).
+	read := privacy.Read{Subject: out.Application.ProfileID, Object: out.Application.ID}
+	if err := s.logAccess(ctx, privacy.ActionApplicationView, read); err != nil {
+		return err
+	}
+	if out.Application.ResumeURL != nil {
+		if err := s.logAccess(ctx, privacy.ActionResumeLink, read); err != nil {
+			return err
+		}
 	}
 	writeJSON(w, http.StatusOK, out)
 	return nil

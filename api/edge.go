@@ -25,6 +25,9 @@ type edgeConfig struct {
 	origin  string // PUBLIC_URL's scheme://host[:port], lower case; "" when unset
 	hsts    string // the Strict-Transport-Security value; "" over http
 	coop    bool   // send Cross-Origin-Opener-Policy: the origin is trustworthy
+	// uiOrigin is TEMPORAL_UI_URL's origin: the codec routes' one allowed
+	// origin (codec.go); "" when unset.
+	uiOrigin string
 }
 
 // newEdge reads the edge settings. A TRUSTED_PROXIES that does not parse
@@ -36,7 +39,7 @@ func newEdge(cfg config.Config, log *slog.Logger) edgeConfig {
 		trusted = nil
 	}
 	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL), hsts: edge.StrictTransport(cfg.PublicURL),
-		coop: edge.Trustworthy(cfg.PublicURL)}
+		coop: edge.Trustworthy(cfg.PublicURL), uiOrigin: edge.CanonicalOrigin(cfg.TemporalUIURL)}
 }
 
 // --- Request ids ---

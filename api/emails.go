@@ -34,7 +34,7 @@ func (s *Server) listEmails(w http.ResponseWriter, r *http.Request) error {
 // an email.
 func queueEmails(ctx context.Context, q *db.Queries, refs ...mail.Ref) error {
 	for _, r := range refs {
-		if _, err := outbox.Enqueue(ctx, q, workflows.SendEmailRequest(workflows.SendEmailInput{Key: r.Key, Kind: r.Kind, To: r.To})); err != nil {
+		if _, err := outbox.Enqueue(ctx, q, workflows.SendEmailRequest(workflows.SendEmailInput{Key: r.Key, Kind: r.Kind})); err != nil {
 			return err
 		}
 	}

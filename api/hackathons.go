@@ -40,6 +40,9 @@ func (s *Server) listEditions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	for i := range out {
+		out[i] = out[i].WithPurge(s.cfg.RetentionDays)
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"hackathons": out})
 	return nil
 }
@@ -105,7 +108,7 @@ func (s *Server) writeEdition(w http.ResponseWriter, r *http.Request, status int
 	if err != nil {
 		return err
 	}
-	writeJSON(w, status, map[string]any{"hackathon": out})
+	writeJSON(w, status, map[string]any{"hackathon": out.WithPurge(s.cfg.RetentionDays)})
 	return nil
 }
 

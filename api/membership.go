@@ -8,6 +8,7 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/feature/term"
 )
 
@@ -95,6 +96,11 @@ func (s *Server) adminGetMembership(w http.ResponseWriter, r *http.Request) erro
 	}
 	d, err := membership.GetDetail(r.Context(), s.store.Queries, id)
 	if err != nil {
+		return err
+	}
+	// The QR page's read of a member is logged before it is answered.
+	if err := s.logAccess(r.Context(), privacy.ActionMembershipQR,
+		privacy.Read{Subject: d.Membership.ProfileID, Object: d.Membership.ID}); err != nil {
 		return err
 	}
 	writeMembershipDetail(w, d)

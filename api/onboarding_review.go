@@ -7,6 +7,7 @@ import (
 	"hackdesk/db"
 	"hackdesk/internal/feature/hiring"
 	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/feature/term"
 	"hackdesk/internal/platform/apperr"
 )
@@ -55,6 +56,9 @@ func (s *Server) exportCSV(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.logAccess(r.Context(), privacy.ActionOnboardingCSV, submissionReads(rows)...); err != nil {
+		return err
+	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", onboarding.ExportFilename(t.Name, kind, "csv")))
 	w.WriteHeader(http.StatusOK)
@@ -70,9 +74,28 @@ func (s *Server) exportHeadshots(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	var withHeadshot []db.ExecFormSubmissionListRow
+	for _, row := range rows {
+		if row.HeadshotKey != nil {
+			withHeadshot = append(withHeadshot, row)
+		}
+	}
+	if err := s.logAccess(r.Context(), privacy.ActionOnboardingHeadshots, submissionReads(withHeadshot)...); err != nil {
+		return err
+	}
 	w.Header().Set("Content-Type", "application/zip")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", onboarding.ExportFilename(t.Name, kind, "zip")))
 	w.WriteHeader(http.StatusOK)
 	onboarding.WriteHeadshotZip(r.Context(), w, s.blob, s.log, rows)
 	return nil
+}
+
+// submissionReads are the access log's rows of an export: one per person
+// in it.
+func submissionReads(rows []db.ExecFormSubmissionListRow) []privacy.Read {
+	out := make([]privacy.Read, len(rows))
+	for i, row := range rows {
+		out[i] = privacy.Read{Subject: row.ProfileID, Object: row.ID}
+	}
+	return out
 }

@@ -72,6 +72,7 @@ func (s *Server) pages() []webPage {
 		{"/nexus/projects", "projects.html", Admin, nil},
 		{"/nexus/projects/{id}", "projects.html", Admin, nil},
 		{"/admin/system", "system.html", Superadmin, nil},
+		{"/admin/access", "access.html", Superadmin, nil},
 	}
 }
 

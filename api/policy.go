@@ -111,7 +111,7 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 			// A cookie on a cross-site request that changes state is not a
 			// credential: refused where a caller is needed, ignored on
 			// public routes.
-			cookieOnly := unsafeMethod(r.Method) && cookieCredentials(r) && edge.CrossSite(r.Header, s.edge.origin)
+			cookieOnly := unsafeMethod(r.Method) && cookieCredentials(r) && s.crossSite(r.Header, route)
 			if cookieOnly && policy != Public {
 				writeError(w, r, errCrossSite)
 				return
@@ -149,6 +149,16 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
+}
+
+// crossSite reports whether a request comes from another site than the
+// one that may use route with the cookie: the site's own origin, or for
+// the codec server the Temporal UI's (codecCrossSite).
+func (s *Server) crossSite(h http.Header, route string) bool {
+	if codecRoute(route) {
+		return codecCrossSite(h, s.edge.uiOrigin)
+	}
+	return edge.CrossSite(h, s.edge.origin)
 }
 
 // routePath returns the method and path the router matches a request on,

@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"hackdesk/db"
 	"hackdesk/internal/platform/apperr"
@@ -65,6 +66,9 @@ type Deps struct {
 	// Tracer traces each request (one span, named by its route); nil
 	// means tracing is off.
 	Tracer trace.TracerProvider
+	// Codec is the Temporal payload codec the codec server (codec.go)
+	// encodes and decodes with; nil: those routes answer 503.
+	Codec converter.PayloadCodec
 	// SearchAttributes checks that the Temporal namespace knows the
 	// workflows' search attributes (/readyz); nil leaves the check out.
 	SearchAttributes *searchattrs.Checker
@@ -107,6 +111,8 @@ type Server struct {
 	pageRoute map[string]bool
 	webCSP    string
 	metrics   *metrics.Metrics
+	// payloadCodec serves the codec routes.
+	payloadCodec converter.PayloadCodec
 	// searchAttrs checks the namespace's search attributes for /readyz.
 	searchAttrs *searchattrs.Checker
 	// window counts the last hour's requests and 5xx answers for the
@@ -130,7 +136,8 @@ func New(d Deps) *Server {
 		webCSP:    newWebCSP(d.Config),
 		metrics:   d.Metrics,
 
-		searchAttrs: d.SearchAttributes,
+		searchAttrs:  d.SearchAttributes,
+		payloadCodec: d.Codec,
 	}
 	if s.auth == nil {
 		s.auth = sessionAuth{store: d.Store}
@@ -164,7 +171,7 @@ func New(d Deps) *Server {
 	// safe), the headers every answer carries, the client address (from
 	// X-Forwarded-For only behind a trusted proxy), the log, panics; then
 	// the policy gate.
-	r.Use(s.withLogger, requestID, s.edge.securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
+	r.Use(s.withLogger, requestID, s.edge.securityHeaders, s.edge.realIP, s.requestLog, s.recoverer, s.codecCORS)
 	r.Use(s.enforce(r))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"go.temporal.io/sdk/converter"
 
 	"hackdesk/db"
 	"hackdesk/internal/platform/apperr"
@@ -187,7 +188,7 @@ func (s *Server) adminStuckWorkflows(w http.ResponseWriter, r *http.Request) err
 	ctx := r.Context()
 	now := time.Now()
 	tctx, cancel := context.WithTimeout(ctx, stuckRunsTimeout)
-	rep, err := runs.ListStuck(tctx, s.temporal, s.cfg.TemporalNamespace, s.cfg.TaskQueue)
+	rep, err := runs.ListStuck(tctx, s.temporal, s.dataConverter(), s.cfg.TemporalNamespace, s.cfg.TaskQueue)
 	cancel()
 	if err != nil {
 		s.log.WarnContext(ctx, "system: listing stuck runs", "err", err)
@@ -209,6 +210,15 @@ func (s *Server) adminStuckWorkflows(w http.ResponseWriter, r *http.Request) err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"as_of": now.UTC(), "runs": out, "scanned": rep.Scanned, "truncated": rep.Truncated})
 	return nil
+}
+
+// dataConverter is the Temporal client's data converter: JSON through the
+// payload codec (the SDK's default without one).
+func (s *Server) dataConverter() converter.DataConverter {
+	if s.payloadCodec == nil {
+		return converter.GetDefaultDataConverter()
+	}
+	return converter.NewCodecDataConverter(converter.GetDefaultDataConverter(), s.payloadCodec)
 }
 
 func nonEmpty(s string) *string {

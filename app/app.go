@@ -7,6 +7,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"hackdesk/internal/platform/payloadcodec"
 	"io"
 	"log/slog"
 	"net"
@@ -17,6 +18,7 @@ import (
 
 	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/interceptor"
 	sdklog "go.temporal.io/sdk/log"
 	sdkworker "go.temporal.io/sdk/worker"
@@ -41,8 +43,11 @@ type App struct {
 	Log      *slog.Logger
 	Store    *db.Store
 	Temporal client.Client
-	Blob     *storage.Store
-	Mailer   mail.Sender
+	// Codec encrypts every payload the client writes (TEMPORAL_PAYLOAD_KEYS);
+	// the API's codec server decodes with it for the Temporal UI.
+	Codec  *payloadcodec.Codec
+	Blob   *storage.Store
+	Mailer mail.Sender
 	// CodeHost is the code host Foundry launches on; nil without
 	// GITHUB_TOKEN (the Foundry routes then answer 503).
 	CodeHost *codehost.Client
@@ -114,7 +119,16 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 		a.Close()
 		return nil, err
 	}
+	codec, err := payloadcodec.FromEnv(cfg.TemporalPayloadKeys)
+	if err != nil {
+		a.Close()
+		return nil, err
+	}
+	a.Codec = codec
+	dc := payloadcodec.DataConverter(codec)
 	a.Temporal, err = client.DialContext(ctx, client.Options{
+		DataConverter:     dc,
+		FailureConverter:  payloadcodec.FailureConverter(dc),
 		HostPort:          cfg.TemporalAddress,
 		Namespace:         cfg.TemporalNamespace,
 		Logger:            sdklog.NewStructuredLogger(a.Log.With("component", "temporal")),
@@ -153,6 +167,11 @@ func Open(ctx context.Context, cfg config.Config, logger *slog.Logger, mailOut i
 	return a, nil
 }
 
+// DataConverter is the Temporal client's: JSON through the payload codec.
+func (a *App) DataConverter() converter.DataConverter {
+	return payloadcodec.DataConverter(a.Codec)
+}
+
 // Migrate applies pending migrations.
 func (a *App) Migrate(ctx context.Context) error {
 	n, err := a.Store.MigrateUp(ctx)
@@ -179,7 +198,7 @@ func (a *App) ActivityDeps() activities.Deps {
 	d := activities.Deps{Store: a.Store, Blob: a.Blob, Mailer: a.Mailer, MailFrom: a.Config.MailFrom,
 		KeepSecretBodies: a.Config.MailCatcher(), CodeHost: a.CodeHost,
 		BroadcastRate: a.Config.BroadcastRate, DuesCents: a.Config.MembershipDuesCents,
-		PublicURL: strings.TrimRight(a.Config.PublicURL, "/")}
+		PublicURL: strings.TrimRight(a.Config.PublicURL, "/"), RetentionDays: a.Config.RetentionDays}
 	if key, err := a.Config.SigningKeyBytes(); err == nil {
 		signer := broadcast.UnsubscribeSigner(key)
 		d.Unsubscribe = &signer
@@ -239,7 +258,8 @@ func (a *App) StartDispatcher() {
 // Handler builds the HTTP API.
 func (a *App) Handler() http.Handler {
 	return api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Blob: a.Blob, Logger: a.Log,
-		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer, SearchAttributes: a.SearchAttributes})
+		CodeHost: a.CodeHost, Metrics: a.Metrics, Tracer: a.Tracer, SearchAttributes: a.SearchAttributes,
+		Codec: a.Codec})
 }
 
 // DefaultReadTimeout bounds reading a request when config.ReadTimeout is

@@ -204,14 +204,15 @@ func TestDev(t *testing.T) {
 func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 	t.Helper()
 	tq := d.Config.TaskQueue
-	sweep, reconcile := schedules.SweepID(tq), schedules.TermReconcileID(tq)
+	sweep, reconcile, retention := schedules.SweepID(tq), schedules.TermReconcileID(tq), schedules.RetentionID(tq)
 	if sweep != "hackdesk-sweep" || reconcile != "hackdesk-term-reconcile" {
 		t.Fatalf("the default queue's schedules are %s and %s", sweep, reconcile)
 	}
 	for _, c := range []struct {
 		id, workflow string
 		every        time.Duration
-	}{{sweep, "Sweep", schedules.SweepEvery}, {reconcile, "TermReconcile", schedules.TermReconcileEvery}} {
+	}{{sweep, "Sweep", schedules.SweepEvery}, {reconcile, "TermReconcile", schedules.TermReconcileEvery},
+		{retention, "Retention", schedules.RetentionEvery}} {
 		var desc *client.ScheduleDescription
 		testenv.Eventually(t, 30*time.Second, func() (bool, string) {
 			var err error
@@ -226,11 +227,11 @@ func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 		}
 	}
 	again, err := d.EnsureSchedules(ctx)
-	if err != nil || len(again.Created)+len(again.Updated) != 0 || len(again.Unchanged) != 2 {
-		t.Fatalf("second start: %+v, %v; want both unchanged", again, err)
+	if err != nil || len(again.Created)+len(again.Updated) != 0 || len(again.Unchanged) != 3 {
+		t.Fatalf("second start: %+v, %v; want all three unchanged", again, err)
 	}
 	// The list (what the UI's Schedules page shows) is eventually
-	// consistent: it comes to hold the two, and only them.
+	// consistent: it comes to hold the three, and only them.
 	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
 		iter, err := d.Temporal.ScheduleClient().List(ctx, client.ScheduleListOptions{})
 		if err != nil {
@@ -245,7 +246,7 @@ func checkSchedules(t *testing.T, ctx context.Context, d *app.Dev) {
 			ids = append(ids, e.ID)
 		}
 		sort.Strings(ids)
-		return slices.Equal(ids, []string{sweep, reconcile}), fmt.Sprintf("schedules listed: %v", ids)
+		return slices.Equal(ids, []string{retention, sweep, reconcile}), fmt.Sprintf("schedules listed: %v", ids)
 	})
 }
 

@@ -48,7 +48,7 @@ func LoadDevShop(dataDir string) (DevShop, error) {
 }
 
 // devSecrets fills in the secrets `hackdesk dev` needs that the environment
-// did not set: SIGNING_KEY, WEBHOOK_SIGNING_KEY, and the dev shop as a
+// did not set: SIGNING_KEY, TEMPORAL_PAYLOAD_KEYS, WEBHOOK_SIGNING_KEY, and the dev shop as a
 // receipt sender with its DKIM record in DKIM_TXT_FILE. They are generated
 // once and kept under the data directory, so links and keys survive
 // restarts.
@@ -59,6 +59,13 @@ func devSecrets(cfg *config.Config, dataDir string) error {
 			return err
 		}
 		cfg.SigningKey = k
+	}
+	if cfg.TemporalPayloadKeys == "" {
+		k, err := loadOrCreateSecret(filepath.Join(devSecretsDir(dataDir), "payload.key"))
+		if err != nil {
+			return err
+		}
+		cfg.TemporalPayloadKeys = "dev:" + k
 	}
 	shop, err := LoadDevShop(dataDir)
 	if err != nil {

@@ -58,7 +58,7 @@ func (a *App) EnsureSchedules(ctx context.Context) (schedules.Outcome, error) {
 }
 
 func (a *App) ensureSchedules(ctx context.Context, owner bool) (schedules.Outcome, error) {
-	return schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, schedules.All(a.Config.TaskQueue), owner)
+	return schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, schedules.All(a.Config.TaskQueue), owner)
 }
 
 // isCurrent reports whether this build is its deployment's current version.

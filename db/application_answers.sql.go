@@ -42,6 +42,19 @@ func (q *Queries) AnswerUpsert(ctx context.Context, arg AnswerUpsertParams) erro
 	return err
 }
 
+const answersDeleteFor = `-- name: AnswersDeleteFor :execrows
+DELETE FROM application_answers WHERE application_id = ANY($1::uuid[])
+`
+
+// Retention and erasure: the question-bank answers of these applications.
+func (q *Queries) AnswersDeleteFor(ctx context.Context, applicationIds []uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, answersDeleteFor, applicationIds)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const answersDropInapplicable = `-- name: AnswersDropInapplicable :exec
 DELETE FROM application_answers a
 WHERE a.application_id = $1

@@ -16,7 +16,7 @@ import (
 const adminApplicationCount = `-- name: AdminApplicationCount :one
 SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = $1
+WHERE a.hackathon_id = $1 AND a.erased_at IS NULL
   AND ($2::text IS NULL OR a.status = $2::text)
   AND ($3::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE $3::text
@@ -57,7 +57,7 @@ LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = $2
 LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = $2
     AND application_conflict($1, $3::text, coalesce(m.team_members, ''),
             a.profile_id, p.email, a.team_members) = ''
-WHERE a.hackathon_id = $2
+WHERE a.hackathon_id = $2 AND a.erased_at IS NULL
   AND ($4::text IS NULL OR a.status = $4::text)
   AND ($5::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE $5::text
@@ -112,7 +112,8 @@ type AdminApplicationListRow struct {
 	NormalizedScore *float64
 }
 
-// The admin applications table of one edition: one row per application with the
+// The admin applications table of one edition (an erased person's
+// applications left out): one row per application with the
 // applicant's name, filtered by status and a case-insensitive substring of
 // the shown email or name (the caller passes an escaped, lowercased LIKE
 // pattern), sorted by one whitelisted column. The scores of an
@@ -190,7 +191,7 @@ func (q *Queries) ApplicationFillResumeType(ctx context.Context, arg Application
 }
 
 const applicationGet = `-- name: ApplicationGet :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE id = $1
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE id = $1
 `
 
 func (q *Queries) ApplicationGet(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -237,12 +238,14 @@ func (q *Queries) ApplicationGet(ctx context.Context, id uuid.UUID) (Application
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id()
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id()
 `
 
 // The profile's application in the current edition.
@@ -290,12 +293,14 @@ func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UU
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const applicationGetIn = `-- name: ApplicationGetIn :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = $2
 `
 
 type ApplicationGetInParams struct {
@@ -348,6 +353,8 @@ func (q *Queries) ApplicationGetIn(ctx context.Context, arg ApplicationGetInPara
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -405,7 +412,7 @@ func (q *Queries) ApplicationHistoryByProfile(ctx context.Context, profileID uui
 const applicationInsert = `-- name: ApplicationInsert :one
 INSERT INTO applications (profile_id, hackathon_id, email)
 VALUES ($1, coalesce($2::uuid, hackathon_current_id()), $3)
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 type ApplicationInsertParams struct {
@@ -459,6 +466,8 @@ func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertPa
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -472,7 +481,7 @@ SELECT s.profile_id, $1, s.email, s.phone, s.discord, s.tshirt_size, s.dietary_r
     s.hackathons_attended, s.github_url, s.linkedin_url, s.website_url
 FROM applications s
 WHERE s.id = $2
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 type ApplicationInsertCopyParams struct {
@@ -528,12 +537,14 @@ func (q *Queries) ApplicationInsertCopy(ctx context.Context, arg ApplicationInse
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const applicationLockIn = `-- name: ApplicationLockIn :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2 FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = $2 FOR UPDATE
 `
 
 type ApplicationLockInParams struct {
@@ -586,6 +597,8 @@ func (q *Queries) ApplicationLockIn(ctx context.Context, arg ApplicationLockInPa
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -595,13 +608,13 @@ WITH mine AS MATERIALIZED (
     SELECT coalesce((SELECT m.team_members FROM applications m
                      WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team
 )
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n CROSS JOIN mine
     WHERE n.hackathon_id = hackathon_current_id()
-      AND n.status = 'submitted'
+      AND n.status = 'submitted' AND n.erased_at IS NULL
       AND application_conflict($1, $2::text, mine.team, n.profile_id,
               (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
       AND NOT EXISTS (
@@ -621,10 +634,10 @@ type ApplicationNextForReviewerViewRow struct {
 }
 
 // The assignment rule, in the current edition: submitted applications
-// only, none the reviewer has a conflict of interest with
-// (application_conflict: their own, one whose team lists their email, one
-// whose applicant their own application of the edition lists), none they
-// reviewed; fewest reviews first, ties by id. The inner scan follows
+// only (an erased person's not among them), none the reviewer has a
+// conflict of interest with (application_conflict: their own, one whose
+// team lists their email, one whose applicant their own application of
+// the edition lists), none they reviewed; fewest reviews first, ties by id. The inner scan follows
 // applications_queue_idx, tests the conflict on the row it is on (an
 // inlined expression; the applicant's email is looked up only for a
 // reviewer whose own application lists someone) and probes the
@@ -676,13 +689,15 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg Applic
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
 }
 
 const applicationOwnerView = `-- name: ApplicationOwnerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.profile_id = $1 AND a.hackathon_id = hackathon_current_id()
@@ -739,6 +754,8 @@ func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID)
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -785,7 +802,7 @@ SELECT a.status, a.profile_id, p.email AS applicant_email, a.team_members, a.hac
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
 LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = a.hackathon_id
-WHERE a.id = $2
+WHERE a.id = $2 AND a.erased_at IS NULL
 `
 
 type ApplicationReviewConflictParams struct {
@@ -807,7 +824,8 @@ type ApplicationReviewConflictRow struct {
 // edition (and whether that is the current one), and what the
 // conflict-of-interest rule (package coi) reads: the applicant, their
 // email and the team list, and the team list of the actor's own
-// application in the same edition (” when none).
+// application in the same edition (” when none). An erased person's
+// application is not found.
 func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error) {
 	row := q.db.QueryRow(ctx, applicationReviewConflict, arg.ActorID, arg.ApplicationID)
 	var i ApplicationReviewConflictRow
@@ -824,10 +842,10 @@ func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg Application
 }
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
-WHERE a.id = $1
+WHERE a.id = $1 AND a.erased_at IS NULL
 `
 
 type ApplicationReviewViewRow struct {
@@ -835,7 +853,8 @@ type ApplicationReviewViewRow struct {
 	TeamMembersWithNames json.RawMessage
 }
 
-// An application as reviewers see it, with the display names of its team.
+// An application as reviewers see it, with the display names of its team;
+// an erased person's is not found.
 func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error) {
 	row := q.db.QueryRow(ctx, applicationReviewView, id)
 	var i ApplicationReviewViewRow
@@ -880,6 +899,8 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -926,7 +947,7 @@ func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetRe
 const applicationSubmit = `-- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'draft'
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -973,6 +994,8 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -1069,8 +1092,68 @@ func (q *Queries) ApplicationUpdate(ctx context.Context, arg ApplicationUpdatePa
 	return err
 }
 
+const applicationsByProfile = `-- name: ApplicationsByProfile :many
+SELECT id, resume_key FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
+`
+
+type ApplicationsByProfileRow struct {
+	ID        uuid.UUID
+	ResumeKey *string
+}
+
+// An erasure: the person's applications in every edition, with their
+// résumé keys, locked.
+func (q *Queries) ApplicationsByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationsByProfileRow, error) {
+	rows, err := q.db.Query(ctx, applicationsByProfile, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ApplicationsByProfileRow{}
+	for rows.Next() {
+		var i ApplicationsByProfileRow
+		if err := rows.Scan(&i.ID, &i.ResumeKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const applicationsDeclineOpenOffers = `-- name: ApplicationsDeclineOpenOffers :many
+UPDATE applications SET rsvp = 'declined', rsvp_at = now(), updated_at = now()
+WHERE profile_id = $1 AND decision = 'offer' AND rsvp IS NULL AND now() < rsvp_deadline
+RETURNING id
+`
+
+// An erasure: the person's unanswered offers whose deadline is ahead count
+// as declined; their batch's RsvpDeadline run frees the places at the
+// deadline as it does for expired ones (ExpireOffers counts them).
+func (q *Queries) ApplicationsDeclineOpenOffers(ctx context.Context, profileID uuid.UUID) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, applicationsDeclineOpenOffers, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const applicationsLockByProfile = `-- name: ApplicationsLockByProfile :many
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
 `
 
 // Every application of the profile, locked (in id order): what holds a
@@ -1125,7 +1208,114 @@ func (q *Queries) ApplicationsLockByProfile(ctx context.Context, profileID uuid.
 			&i.PositionIds,
 			&i.ResumeType,
 			&i.HackathonID,
+			&i.PurgedAt,
+			&i.ErasedAt,
 		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const applicationsPurge = `-- name: ApplicationsPurge :many
+UPDATE applications
+SET email = NULL, phone = NULL, discord = NULL, tshirt_size = NULL, dietary_restrictions = NULL,
+    age = NULL, country = NULL, gender = NULL, ethnicity = NULL, university = NULL, program = NULL,
+    year_of_study = NULL, experience_level = NULL, hackathons_attended = NULL, github_url = NULL,
+    linkedin_url = NULL, website_url = NULL, resume_key = NULL, resume_name = NULL, resume_type = NULL,
+    q1_answer = NULL, q2_answer = NULL, team_members = '',
+    purged_at = coalesce(purged_at, now()),
+    erased_at = CASE WHEN $1::boolean THEN coalesce(erased_at, now()) ELSE erased_at END
+WHERE id = ANY($2::uuid[])
+RETURNING id
+`
+
+type ApplicationsPurgeParams struct {
+	Erase bool
+	Ids   []uuid.UUID
+}
+
+// Strips the given applications of every field that could name their
+// person (contact, demographics, education, experience, links, résumé,
+// answers, team), keeping status, decision, RSVP, review counts and dates:
+// retention (erase false) and an erasure (erase true, which also takes
+// them out of the queue, the admin table and open work). The caller has
+// deleted their résumé objects and question-bank answers. Safe to repeat.
+func (q *Queries) ApplicationsPurge(ctx context.Context, arg ApplicationsPurgeParams) ([]uuid.UUID, error) {
+	rows, err := q.db.Query(ctx, applicationsPurge, arg.Erase, arg.Ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const applicationsRemoveTeamMember = `-- name: ApplicationsRemoveTeamMember :execrows
+UPDATE applications
+SET team_members = coalesce((
+        SELECT string_agg(btrim(t.m), ',' ORDER BY t.ord)
+        FROM unnest(string_to_array(team_members, ',')) WITH ORDINALITY AS t(m, ord)
+        WHERE lower(btrim(t.m)) <> lower($1::text)), ''),
+    updated_at = now()
+WHERE team_lists_email(team_members, $1::text)
+`
+
+// An erasure: the address leaves every team list that names it (the
+// others in each list keep their order).
+func (q *Queries) ApplicationsRemoveTeamMember(ctx context.Context, email string) (int64, error) {
+	result, err := q.db.Exec(ctx, applicationsRemoveTeamMember, email)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const applicationsRetentionBatch = `-- name: ApplicationsRetentionBatch :many
+SELECT a.id, a.resume_key FROM hackathons h
+JOIN applications a ON a.hackathon_id = h.id AND a.purged_at IS NULL
+WHERE coalesce(h.ends_at, h.applications_close_at) < $1
+ORDER BY a.hackathon_id, a.id
+LIMIT $2
+`
+
+type ApplicationsRetentionBatchParams struct {
+	EndedBefore *time.Time
+	MaxRows     int32
+}
+
+type ApplicationsRetentionBatchRow struct {
+	ID        uuid.UUID
+	ResumeKey *string
+}
+
+// Retention: up to max_rows applications not yet purged of editions that
+// ended (or, with no end, closed) before @ended_before, with their résumé
+// keys.
+func (q *Queries) ApplicationsRetentionBatch(ctx context.Context, arg ApplicationsRetentionBatchParams) ([]ApplicationsRetentionBatchRow, error) {
+	rows, err := q.db.Query(ctx, applicationsRetentionBatch, arg.EndedBefore, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ApplicationsRetentionBatchRow{}
+	for rows.Next() {
+		var i ApplicationsRetentionBatchRow
+		if err := rows.Scan(&i.ID, &i.ResumeKey); err != nil {
 			return nil, err
 		}
 		items = append(items, i)
@@ -1139,7 +1329,7 @@ func (q *Queries) ApplicationsLockByProfile(ctx context.Context, profileID uuid.
 const decisionApply = `-- name: DecisionApply :execrows
 WITH prev AS (
     SELECT id, decision FROM applications
-    WHERE id = ANY($3::uuid[]) AND status = 'submitted' AND rsvp IS NULL
+    WHERE id = ANY($3::uuid[]) AND status = 'submitted' AND rsvp IS NULL AND erased_at IS NULL
 ), changed AS (
     UPDATE applications a
     SET decision = $4::text, decided_at = now(), rsvp_deadline = $5::timestamptz,
@@ -1199,7 +1389,7 @@ SELECT a.id, a.profile_id, p.email AS applicant_email, a.team_members, a.status,
        now()::timestamptz AS db_now
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE a.id = ANY($1::uuid[]) AND a.hackathon_id = $2
+WHERE a.id = ANY($1::uuid[]) AND a.hackathon_id = $2 AND a.erased_at IS NULL
 ORDER BY a.id
 FOR UPDATE OF a
 `
@@ -1222,7 +1412,8 @@ type DecisionLockApplicationsRow struct {
 
 // Locks the applications of one edition a decision batch names, in id
 // order so that two overlapping batches never deadlock, with the
-// applicant's email (the conflict-of-interest rule reads it). db_now is
+// applicant's email (the conflict-of-interest rule reads it). An erased
+// person's application is not found. db_now is
 // the transaction's clock, against which the RSVP deadline is checked.
 func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLockApplicationsParams) ([]DecisionLockApplicationsRow, error) {
 	rows, err := q.db.Query(ctx, decisionLockApplications, arg.Ids, arg.HackathonID)
@@ -1251,6 +1442,21 @@ func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLock
 		return nil, err
 	}
 	return items, nil
+}
+
+const rsvpErasedOffers = `-- name: RsvpErasedOffers :one
+SELECT count(*)::integer FROM applications
+WHERE id = ANY($1::uuid[]) AND decision = 'offer' AND rsvp = 'declined'
+  AND erased_at IS NOT NULL AND rsvp_at <= rsvp_deadline
+`
+
+// How many offers of a decision batch (ids) were declined by their
+// person's erasure before the deadline: places freed like expired ones.
+func (q *Queries) RsvpErasedOffers(ctx context.Context, ids []uuid.UUID) (int32, error) {
+	row := q.db.QueryRow(ctx, rsvpErasedOffers, ids)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
 }
 
 const rsvpExpireOffers = `-- name: RsvpExpireOffers :many
@@ -1292,7 +1498,7 @@ func (q *Queries) RsvpExpireOffers(ctx context.Context, arg RsvpExpireOffersPara
 }
 
 const rsvpLockByProfile = `-- name: RsvpLockByProfile :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
 FROM applications a
 WHERE a.profile_id = $1
 ORDER BY (a.decision = 'offer' AND a.rsvp IS DISTINCT FROM 'expired' AND now() < a.rsvp_deadline) IS TRUE DESC,
@@ -1355,6 +1561,8 @@ func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (R
 		&i.Application.PositionIds,
 		&i.Application.ResumeType,
 		&i.Application.HackathonID,
+		&i.Application.PurgedAt,
+		&i.Application.ErasedAt,
 		&i.Open,
 	)
 	return i, err
@@ -1420,7 +1628,7 @@ const rsvpSet = `-- name: RsvpSet :one
 UPDATE applications SET rsvp = $1::text, rsvp_at = now(), updated_at = now()
 WHERE id = $2 AND decision = 'offer' AND now() < rsvp_deadline
   AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
 `
 
 type RsvpSetParams struct {
@@ -1472,6 +1680,8 @@ func (q *Queries) RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, 
 		&i.PositionIds,
 		&i.ResumeType,
 		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -1513,6 +1723,7 @@ func (q *Queries) RsvpUnansweredOffers(ctx context.Context, deadline *time.Time)
 const rsvpWaitlistHead = `-- name: RsvpWaitlistHead :many
 SELECT a.id FROM applications a
 WHERE a.hackathon_id = $1 AND a.decision = 'waitlist' AND a.status = 'submitted'
+  AND a.erased_at IS NULL
 ORDER BY a.decided_at, a.id
 LIMIT $2
 FOR UPDATE SKIP LOCKED
@@ -1524,7 +1735,7 @@ type RsvpWaitlistHeadParams struct {
 }
 
 // The first n waitlisted applications of an edition, in the order they
-// were waitlisted.
+// were waitlisted (an erased person's are passed over).
 func (q *Queries) RsvpWaitlistHead(ctx context.Context, arg RsvpWaitlistHeadParams) ([]uuid.UUID, error) {
 	rows, err := q.db.Query(ctx, rsvpWaitlistHead, arg.HackathonID, arg.N)
 	if err != nil {

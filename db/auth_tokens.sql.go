@@ -122,3 +122,29 @@ func (q *Queries) AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (Aut
 	)
 	return i, err
 }
+
+const authTokensDeleteForProfile = `-- name: AuthTokensDeleteForProfile :execrows
+DELETE FROM auth_tokens WHERE profile_id = $1
+`
+
+// An erasure: every token of the account goes.
+func (q *Queries) AuthTokensDeleteForProfile(ctx context.Context, profileID uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, authTokensDeleteForProfile, profileID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const authTokensDeleteSpent = `-- name: AuthTokensDeleteSpent :execrows
+DELETE FROM auth_tokens WHERE used_at IS NOT NULL OR expires_at <= now()
+`
+
+// Retention: used and expired tokens go at once.
+func (q *Queries) AuthTokensDeleteSpent(ctx context.Context) (int64, error) {
+	result, err := q.db.Exec(ctx, authTokensDeleteSpent)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}

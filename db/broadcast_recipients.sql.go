@@ -112,6 +112,33 @@ func (q *Queries) BroadcastRecipientsDelete(ctx context.Context, broadcastID uui
 	return result.RowsAffected(), nil
 }
 
+const broadcastRecipientsErase = `-- name: BroadcastRecipientsErase :execrows
+WITH skipped AS (
+    UPDATE broadcast_recipients sr SET status = 'skipped', email = ''
+    WHERE sr.profile_id = $1::uuid AND sr.status = 'pending'
+    RETURNING sr.broadcast_id
+), counted AS (
+    UPDATE broadcasts b SET skipped = b.skipped + c.n
+    FROM (SELECT broadcast_id, count(*)::integer AS n FROM skipped GROUP BY broadcast_id) c
+    WHERE b.id = c.broadcast_id
+    RETURNING b.id
+)
+UPDATE broadcast_recipients er SET email = ''
+WHERE er.profile_id = $1::uuid AND er.status <> 'pending' AND er.email <> ''
+`
+
+// An erasure: the person's pending places in running broadcasts are
+// skipped (counted on their broadcasts) and every recipient row of theirs
+// loses the address. The two updates touch disjoint rows (pending in the
+// statement's snapshot, and the others).
+func (q *Queries) BroadcastRecipientsErase(ctx context.Context, profileID uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, broadcastRecipientsErase, profileID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const broadcastRecipientsInsert = `-- name: BroadcastRecipientsInsert :execrows
 INSERT INTO broadcast_recipients (broadcast_id, seq, profile_id, email)
 SELECT $1::uuid, row_number() OVER (ORDER BY a.profile_id), a.profile_id, a.email
@@ -140,6 +167,42 @@ func (q *Queries) BroadcastRecipientsInsert(ctx context.Context, arg BroadcastRe
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const broadcastRecipientsLive = `-- name: BroadcastRecipientsLive :many
+SELECT p.id, p.email FROM profiles p
+WHERE p.id = ANY($1::uuid[]) AND p.erasing_at IS NULL
+ORDER BY p.id
+FOR SHARE
+`
+
+type BroadcastRecipientsLiveRow struct {
+	ID    uuid.UUID
+	Email string
+}
+
+// Of a batch's recipients, those whose account is not being erased, with
+// the account's current address; each account row is share-locked until
+// the batch's recording commits, so an erasure beginning meanwhile waits
+// for it (and then purges what it recorded).
+func (q *Queries) BroadcastRecipientsLive(ctx context.Context, profileIds []uuid.UUID) ([]BroadcastRecipientsLiveRow, error) {
+	rows, err := q.db.Query(ctx, broadcastRecipientsLive, profileIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []BroadcastRecipientsLiveRow{}
+	for rows.Next() {
+		var i BroadcastRecipientsLiveRow
+		if err := rows.Scan(&i.ID, &i.Email); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const broadcastRecipientsMark = `-- name: BroadcastRecipientsMark :execrows

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
@@ -30,7 +31,7 @@ func (q *Queries) EmailCount(ctx context.Context, arg EmailCountParams) (int64, 
 }
 
 const emailGetByKey = `-- name: EmailGetByKey :one
-SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret FROM emails WHERE idempotency_key = $1
+SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret, purged_at FROM emails WHERE idempotency_key = $1
 `
 
 func (q *Queries) EmailGetByKey(ctx context.Context, idempotencyKey string) (Email, error) {
@@ -52,6 +53,7 @@ func (q *Queries) EmailGetByKey(ctx context.Context, idempotencyKey string) (Ema
 		&i.UpdatedAt,
 		&i.SentAt,
 		&i.Secret,
+		&i.PurgedAt,
 	)
 	return i, err
 }
@@ -90,8 +92,31 @@ func (q *Queries) EmailInsert(ctx context.Context, arg EmailInsertParams) (int64
 	return result.RowsAffected(), nil
 }
 
+const emailInsertSuppressed = `-- name: EmailInsertSuppressed :execrows
+INSERT INTO emails (idempotency_key, kind, to_address, subject, text_body, html_body, status, purged_at)
+VALUES ($1, $2, '', '', '', '', 'failed', now())
+ON CONFLICT (idempotency_key) DO NOTHING
+`
+
+type EmailInsertSuppressedParams struct {
+	IdempotencyKey string
+	Kind           string
+}
+
+// Records, under its key, an email that is never to be sent: its
+// recipient's account is being erased. The row is failed and blank (so
+// the SendEmail run for the key ends at once and nothing of the person is
+// stored); a key recorded before changes nothing.
+func (q *Queries) EmailInsertSuppressed(ctx context.Context, arg EmailInsertSuppressedParams) (int64, error) {
+	result, err := q.db.Exec(ctx, emailInsertSuppressed, arg.IdempotencyKey, arg.Kind)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const emailList = `-- name: EmailList :many
-SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret FROM emails
+SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret, purged_at FROM emails
 WHERE ($1::text IS NULL OR lower(to_address) = lower($1::text))
   AND ($2::text IS NULL OR kind = $2::text)
 ORDER BY created_at DESC, id DESC
@@ -135,6 +160,7 @@ func (q *Queries) EmailList(ctx context.Context, arg EmailListParams) ([]Email, 
 			&i.UpdatedAt,
 			&i.SentAt,
 			&i.Secret,
+			&i.PurgedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -147,7 +173,7 @@ func (q *Queries) EmailList(ctx context.Context, arg EmailListParams) ([]Email, 
 }
 
 const emailLockByKey = `-- name: EmailLockByKey :one
-SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret FROM emails WHERE idempotency_key = $1 FOR UPDATE
+SELECT id, idempotency_key, kind, to_address, subject, text_body, html_body, status, attempts, provider_id, last_error, created_at, updated_at, sent_at, secret, purged_at FROM emails WHERE idempotency_key = $1 FOR UPDATE
 `
 
 func (q *Queries) EmailLockByKey(ctx context.Context, idempotencyKey string) (Email, error) {
@@ -169,6 +195,7 @@ func (q *Queries) EmailLockByKey(ctx context.Context, idempotencyKey string) (Em
 		&i.UpdatedAt,
 		&i.SentAt,
 		&i.Secret,
+		&i.PurgedAt,
 	)
 	return i, err
 }
@@ -274,4 +301,49 @@ type EmailReleaseClaimParams struct {
 func (q *Queries) EmailReleaseClaim(ctx context.Context, arg EmailReleaseClaimParams) error {
 	_, err := q.db.Exec(ctx, emailReleaseClaim, arg.ID, arg.Attempts)
 	return err
+}
+
+const emailsPurgeForAddress = `-- name: EmailsPurgeForAddress :execrows
+UPDATE emails
+SET to_address = '', subject = '', text_body = '', html_body = '', last_error = NULL,
+    status = CASE WHEN status = 'pending' THEN 'failed' ELSE status END,
+    purged_at = now(), updated_at = now()
+WHERE lower(to_address) = lower($1::text) AND purged_at IS NULL
+`
+
+// An erasure: every email to the address loses its address, subject and
+// bodies (key, kind and status stay, so each key is still sent once); one
+// not yet sent never will be.
+func (q *Queries) EmailsPurgeForAddress(ctx context.Context, address string) (int64, error) {
+	result, err := q.db.Exec(ctx, emailsPurgeForAddress, address)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const emailsPurgeOlderThan = `-- name: EmailsPurgeOlderThan :execrows
+UPDATE emails
+SET to_address = '', subject = '', text_body = '', html_body = '', last_error = NULL, purged_at = now()
+WHERE id IN (
+    SELECT e.id FROM emails e
+    WHERE e.purged_at IS NULL AND e.created_at < $1 AND e.status IN ('sent', 'failed')
+    ORDER BY e.created_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED)
+`
+
+type EmailsPurgeOlderThanParams struct {
+	Before  time.Time
+	MaxRows int32
+}
+
+// Retention: up to max_rows settled (sent or failed) emails recorded
+// before @before lose their address, subject and bodies.
+func (q *Queries) EmailsPurgeOlderThan(ctx context.Context, arg EmailsPurgeOlderThanParams) (int64, error) {
+	result, err := q.db.Exec(ctx, emailsPurgeOlderThan, arg.Before, arg.MaxRows)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

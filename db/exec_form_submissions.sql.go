@@ -110,6 +110,36 @@ func (q *Queries) ExecFormSubmissionGet(ctx context.Context, arg ExecFormSubmiss
 	return i, err
 }
 
+const execFormSubmissionKeysByProfile = `-- name: ExecFormSubmissionKeysByProfile :many
+SELECT id, headshot_key FROM exec_form_submissions WHERE profile_id = $1 ORDER BY id
+`
+
+type ExecFormSubmissionKeysByProfileRow struct {
+	ID          uuid.UUID
+	HeadshotKey *string
+}
+
+// An erasure: the person's submissions and their headshots' keys.
+func (q *Queries) ExecFormSubmissionKeysByProfile(ctx context.Context, profileID uuid.UUID) ([]ExecFormSubmissionKeysByProfileRow, error) {
+	rows, err := q.db.Query(ctx, execFormSubmissionKeysByProfile, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ExecFormSubmissionKeysByProfileRow{}
+	for rows.Next() {
+		var i ExecFormSubmissionKeysByProfileRow
+		if err := rows.Scan(&i.ID, &i.HeadshotKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const execFormSubmissionList = `-- name: ExecFormSubmissionList :many
 SELECT s.id, s.term_id, s.profile_id, s.kind, s.display_name, s.email, s.role, s.term_type, s.headshot_key, s.headshot_consent, s.chat_handle, s.photo_handle, s.ds_competency, s.submitted_at, s.updated_at, COALESCE(r.subteam, '')::text AS subteam
 FROM exec_form_submissions s
@@ -338,4 +368,56 @@ func (q *Queries) ExecFormSubmissionUpsert(ctx context.Context, arg ExecFormSubm
 		&i.Created,
 	)
 	return i, err
+}
+
+const execFormSubmissionsDelete = `-- name: ExecFormSubmissionsDelete :execrows
+DELETE FROM exec_form_submissions WHERE id = ANY($1::uuid[])
+`
+
+func (q *Queries) ExecFormSubmissionsDelete(ctx context.Context, ids []uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, execFormSubmissionsDelete, ids)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const execFormSubmissionsRetentionBatch = `-- name: ExecFormSubmissionsRetentionBatch :many
+SELECT s.id, s.headshot_key FROM exec_form_submissions s
+JOIN terms t ON t.id = s.term_id
+WHERE t.ends_on < $1::date
+ORDER BY s.id
+LIMIT $2
+`
+
+type ExecFormSubmissionsRetentionBatchParams struct {
+	EndedBefore time.Time
+	MaxRows     int32
+}
+
+type ExecFormSubmissionsRetentionBatchRow struct {
+	ID          uuid.UUID
+	HeadshotKey *string
+}
+
+// Retention: up to max_rows submissions of terms that ended before
+// @ended_before, with their headshots' keys.
+func (q *Queries) ExecFormSubmissionsRetentionBatch(ctx context.Context, arg ExecFormSubmissionsRetentionBatchParams) ([]ExecFormSubmissionsRetentionBatchRow, error) {
+	rows, err := q.db.Query(ctx, execFormSubmissionsRetentionBatch, arg.EndedBefore, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ExecFormSubmissionsRetentionBatchRow{}
+	for rows.Next() {
+		var i ExecFormSubmissionsRetentionBatchRow
+		if err := rows.Scan(&i.ID, &i.HeadshotKey); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }

@@ -95,6 +95,23 @@ func (q *Queries) ExecRoleHeldInTerm(ctx context.Context, arg ExecRoleHeldInTerm
 	return held, err
 }
 
+const execRoleInHiringTerm = `-- name: ExecRoleInHiringTerm :one
+SELECT EXISTS (
+    SELECT 1 FROM exec_roles e
+    WHERE e.profile_id = $1 AND e.active
+      AND e.term_id = (SELECT t.id FROM terms t ORDER BY t.starts_on DESC, t.created_at DESC LIMIT 1)
+) AS held
+`
+
+// Whether a person holds an active exec role of the hiring term (the term
+// that starts last): such an account cannot be erased.
+func (q *Queries) ExecRoleInHiringTerm(ctx context.Context, profileID uuid.UUID) (bool, error) {
+	row := q.db.QueryRow(ctx, execRoleInHiringTerm, profileID)
+	var held bool
+	err := row.Scan(&held)
+	return held, err
+}
+
 const execRoleInsert = `-- name: ExecRoleInsert :one
 INSERT INTO exec_roles (profile_id, position, subteam, term_id)
 VALUES ($1, $2, $3, $4)

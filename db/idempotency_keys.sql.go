@@ -90,6 +90,19 @@ func (q *Queries) IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeySto
 	return err
 }
 
+const idempotencyKeysDeleteForActor = `-- name: IdempotencyKeysDeleteForActor :execrows
+DELETE FROM idempotency_keys WHERE actor_id = $1
+`
+
+// An erasure: the stored answers of the person's requests go.
+func (q *Queries) IdempotencyKeysDeleteForActor(ctx context.Context, actorID uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, idempotencyKeysDeleteForActor, actorID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const idempotencyKeysPrune = `-- name: IdempotencyKeysPrune :execrows
 DELETE FROM idempotency_keys k
 USING (SELECT o.actor_id, o.route, o.key FROM idempotency_keys o WHERE o.created_at < $1::timestamptz LIMIT $2) old

@@ -11,6 +11,16 @@ import (
 	"github.com/google/uuid"
 )
 
+type AccessLog struct {
+	ID        int64
+	ActorID   uuid.UUID
+	ActorRole string
+	Action    string
+	SubjectID uuid.UUID
+	ObjectID  *uuid.UUID
+	At        time.Time
+}
+
 type Application struct {
 	ID                  uuid.UUID
 	ProfileID           uuid.UUID
@@ -52,6 +62,8 @@ type Application struct {
 	PositionIds         []uuid.UUID
 	ResumeType          *string
 	HackathonID         uuid.UUID
+	PurgedAt            *time.Time
+	ErasedAt            *time.Time
 }
 
 type ApplicationAnswer struct {
@@ -131,6 +143,7 @@ type Email struct {
 	UpdatedAt      time.Time
 	SentAt         *time.Time
 	Secret         bool
+	PurgedAt       *time.Time
 }
 
 type ExecFormSubmission struct {
@@ -270,6 +283,10 @@ type Profile struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	MarketingOptIn   bool
+	EraseRequestedAt *time.Time
+	EraseAt          *time.Time
+	ErasingAt        *time.Time
+	ErasedAt         *time.Time
 }
 
 type Question struct {
@@ -309,6 +326,7 @@ type Receipt struct {
 	MatchedBy     *uuid.UUID
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
+	PurgedAt      *time.Time
 }
 
 type ReceiptTransaction struct {
@@ -316,6 +334,15 @@ type ReceiptTransaction struct {
 	TransactionID string
 	ReceiptID     uuid.UUID
 	CreatedAt     time.Time
+}
+
+type RetentionRun struct {
+	ID            int64
+	WorkflowID    string
+	RetentionDays int32
+	StartedAt     time.Time
+	FinishedAt    time.Time
+	Purged        json.RawMessage
 }
 
 type Review struct {
@@ -430,22 +457,23 @@ type WebhookToken struct {
 }
 
 type WorkflowStart struct {
-	ID            int64
-	WorkflowID    string
-	Type          string
-	TaskQueue     *string
-	Input         json.RawMessage
-	Signal        *string
-	SignalInput   []byte
-	Kind          string
-	Subject       string
-	Summary       string
-	CreatedAt     time.Time
-	NextAttemptAt time.Time
-	Attempts      int32
-	LastError     *string
-	StartedAt     *time.Time
-	RunID         *string
-	TraceParent   *string
-	Retry         int32
+	ID             int64
+	WorkflowID     string
+	Type           string
+	TaskQueue      *string
+	Input          json.RawMessage
+	Signal         *string
+	SignalInput    []byte
+	Kind           string
+	Subject        string
+	Summary        string
+	CreatedAt      time.Time
+	NextAttemptAt  time.Time
+	Attempts       int32
+	LastError      *string
+	StartedAt      *time.Time
+	RunID          *string
+	TraceParent    *string
+	Retry          int32
+	InputClearedAt *time.Time
 }

@@ -138,6 +138,32 @@ func (q *Queries) ProfileAdminList(ctx context.Context, arg ProfileAdminListPara
 	return items, nil
 }
 
+const profileBeginErasure = `-- name: ProfileBeginErasure :exec
+UPDATE profiles SET erasing_at = coalesce(erasing_at, now()), updated_at = now()
+WHERE id = $1 AND erase_at IS NOT NULL
+`
+
+// The erasure has begun: from now on the account cannot be kept and no
+// email is recorded for its address.
+func (q *Queries) ProfileBeginErasure(ctx context.Context, id uuid.UUID) error {
+	_, err := q.db.Exec(ctx, profileBeginErasure, id)
+	return err
+}
+
+const profileCancelErasure = `-- name: ProfileCancelErasure :execrows
+UPDATE profiles SET erase_requested_at = NULL, erase_at = NULL, updated_at = now()
+WHERE id = $1 AND erase_at IS NOT NULL AND erasing_at IS NULL
+`
+
+// "Keep my account": the erasure is cancelled unless it has begun.
+func (q *Queries) ProfileCancelErasure(ctx context.Context, id uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, profileCancelErasure, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const profileConfirmEmail = `-- name: ProfileConfirmEmail :exec
 UPDATE profiles SET email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
 WHERE id = $1
@@ -148,8 +174,95 @@ func (q *Queries) ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error {
 	return err
 }
 
+const profileErasingByEmail = `-- name: ProfileErasingByEmail :one
+SELECT (erasing_at IS NOT NULL)::boolean AS erasing FROM profiles
+WHERE lower(email) = lower($1::text)
+FOR SHARE
+`
+
+// Whether the account of an address is being erased (or is a tombstone's
+// address), its row share-locked until the transaction ends: recording an
+// email and an erasure's beginning run one after the other, so an email is
+// either recorded before the erasure begins (and purged by it) or
+// suppressed.
+func (q *Queries) ProfileErasingByEmail(ctx context.Context, email string) (bool, error) {
+	row := q.db.QueryRow(ctx, profileErasingByEmail, email)
+	var erasing bool
+	err := row.Scan(&erasing)
+	return erasing, err
+}
+
+const profileErasureState = `-- name: ProfileErasureState :one
+SELECT erase_at, erasing_at, erased_at, now()::timestamptz AS db_now FROM profiles WHERE id = $1
+`
+
+type ProfileErasureStateRow struct {
+	EraseAt   *time.Time
+	ErasingAt *time.Time
+	ErasedAt  *time.Time
+	DbNow     time.Time
+}
+
+// Where an account's erasure stands, by the database's clock.
+func (q *Queries) ProfileErasureState(ctx context.Context, id uuid.UUID) (ProfileErasureStateRow, error) {
+	row := q.db.QueryRow(ctx, profileErasureState, id)
+	var i ProfileErasureStateRow
+	err := row.Scan(
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
+		&i.DbNow,
+	)
+	return i, err
+}
+
+const profileErasures = `-- name: ProfileErasures :many
+SELECT id, erase_requested_at::timestamptz AS erase_requested_at, erase_at::timestamptz AS erase_at,
+       erasing_at, erased_at
+FROM profiles
+WHERE erase_at IS NOT NULL AND (erased_at IS NULL OR erased_at > now() - interval '30 days')
+ORDER BY (erased_at IS NOT NULL), erase_at, id
+LIMIT 100
+`
+
+type ProfileErasuresRow struct {
+	ID               uuid.UUID
+	EraseRequestedAt time.Time
+	EraseAt          time.Time
+	ErasingAt        *time.Time
+	ErasedAt         *time.Time
+}
+
+// The operator page's erasures: those scheduled or under way, and those
+// finished in the last 30 days; the soonest first.
+func (q *Queries) ProfileErasures(ctx context.Context) ([]ProfileErasuresRow, error) {
+	rows, err := q.db.Query(ctx, profileErasures)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProfileErasuresRow{}
+	for rows.Next() {
+		var i ProfileErasuresRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.EraseRequestedAt,
+			&i.EraseAt,
+			&i.ErasingAt,
+			&i.ErasedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const profileGetByEmail = `-- name: ProfileGetByEmail :one
-SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in FROM profiles WHERE lower(email) = lower($1::text)
+SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in, erase_requested_at, erase_at, erasing_at, erased_at FROM profiles WHERE lower(email) = lower($1::text)
 `
 
 func (q *Queries) ProfileGetByEmail(ctx context.Context, email string) (Profile, error) {
@@ -165,6 +278,10 @@ func (q *Queries) ProfileGetByEmail(ctx context.Context, email string) (Profile,
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MarketingOptIn,
+		&i.EraseRequestedAt,
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -172,7 +289,7 @@ func (q *Queries) ProfileGetByEmail(ctx context.Context, email string) (Profile,
 const profileInsert = `-- name: ProfileInsert :one
 INSERT INTO profiles (email, display_name, password_hash, role, email_confirmed_at)
 VALUES ($1, $2, $3, $4, $5)
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in, erase_requested_at, erase_at, erasing_at, erased_at
 `
 
 type ProfileInsertParams struct {
@@ -202,6 +319,10 @@ func (q *Queries) ProfileInsert(ctx context.Context, arg ProfileInsertParams) (P
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MarketingOptIn,
+		&i.EraseRequestedAt,
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -210,7 +331,7 @@ const profileInsertNew = `-- name: ProfileInsertNew :one
 INSERT INTO profiles (email, display_name, password_hash, role)
 VALUES ($1, $2, $3, 'member')
 ON CONFLICT DO NOTHING
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in, erase_requested_at, erase_at, erasing_at, erased_at
 `
 
 type ProfileInsertNewParams struct {
@@ -234,12 +355,16 @@ func (q *Queries) ProfileInsertNew(ctx context.Context, arg ProfileInsertNewPara
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MarketingOptIn,
+		&i.EraseRequestedAt,
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
 
 const profileLockByEmail = `-- name: ProfileLockByEmail :one
-SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in FROM profiles WHERE lower(email) = lower($1::text) FOR UPDATE
+SELECT id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in, erase_requested_at, erase_at, erasing_at, erased_at FROM profiles WHERE lower(email) = lower($1::text) FOR UPDATE
 `
 
 // The account row, locked until the transaction ends: requests that issue
@@ -257,8 +382,66 @@ func (q *Queries) ProfileLockByEmail(ctx context.Context, email string) (Profile
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MarketingOptIn,
+		&i.EraseRequestedAt,
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
 	)
 	return i, err
+}
+
+const profileLockForErasure = `-- name: ProfileLockForErasure :one
+SELECT id, email, display_name, password_hash, role, email_confirmed_at,
+       erase_requested_at, erase_at, erasing_at, erased_at, now()::timestamptz AS db_now
+FROM profiles WHERE id = $1 FOR UPDATE
+`
+
+type ProfileLockForErasureRow struct {
+	ID               uuid.UUID
+	Email            string
+	DisplayName      *string
+	PasswordHash     string
+	Role             string
+	EmailConfirmedAt *time.Time
+	EraseRequestedAt *time.Time
+	EraseAt          *time.Time
+	ErasingAt        *time.Time
+	ErasedAt         *time.Time
+	DbNow            time.Time
+}
+
+// The account and its erasure state, locked until the transaction ends:
+// DELETE /api/me, "Keep my account" and the erasure's first step run one
+// after the other on it. db_now is the transaction's clock.
+func (q *Queries) ProfileLockForErasure(ctx context.Context, id uuid.UUID) (ProfileLockForErasureRow, error) {
+	row := q.db.QueryRow(ctx, profileLockForErasure, id)
+	var i ProfileLockForErasureRow
+	err := row.Scan(
+		&i.ID,
+		&i.Email,
+		&i.DisplayName,
+		&i.PasswordHash,
+		&i.Role,
+		&i.EmailConfirmedAt,
+		&i.EraseRequestedAt,
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
+		&i.DbNow,
+	)
+	return i, err
+}
+
+const profilePasswordHash = `-- name: ProfilePasswordHash :one
+SELECT password_hash FROM profiles WHERE id = $1
+`
+
+// The account's password hash, to check a password before an erasure.
+func (q *Queries) ProfilePasswordHash(ctx context.Context, id uuid.UUID) (string, error) {
+	row := q.db.QueryRow(ctx, profilePasswordHash, id)
+	var password_hash string
+	err := row.Scan(&password_hash)
+	return password_hash, err
 }
 
 const profilePromoteAdmin = `-- name: ProfilePromoteAdmin :execrows
@@ -274,9 +457,32 @@ func (q *Queries) ProfilePromoteAdmin(ctx context.Context, id uuid.UUID) (int64,
 	return result.RowsAffected(), nil
 }
 
+const profileScheduleErasure = `-- name: ProfileScheduleErasure :one
+UPDATE profiles
+SET erase_requested_at = coalesce(erase_requested_at, now()),
+    erase_at = coalesce(erase_at, now() + make_interval(secs => $1::float8)),
+    updated_at = now()
+WHERE id = $2
+RETURNING erase_at::timestamptz AS erase_at
+`
+
+type ProfileScheduleErasureParams struct {
+	GraceSeconds float64
+	ID           uuid.UUID
+}
+
+// Locks the account for erasure grace_seconds from now; an account already
+// scheduled keeps its date.
+func (q *Queries) ProfileScheduleErasure(ctx context.Context, arg ProfileScheduleErasureParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, profileScheduleErasure, arg.GraceSeconds, arg.ID)
+	var erase_at time.Time
+	err := row.Scan(&erase_at)
+	return erase_at, err
+}
+
 const profileSearchByEmail = `-- name: ProfileSearchByEmail :many
 SELECT id, email, display_name FROM profiles
-WHERE email_confirmed_at IS NOT NULL
+WHERE email_confirmed_at IS NOT NULL AND erase_at IS NULL
   AND id <> $1
   AND lower(email) = $2::text
 `
@@ -293,7 +499,7 @@ type ProfileSearchByEmailRow struct {
 }
 
 // Team-member search by a whole email address (lower case): the confirmed
-// account that has it, unless it is the caller's.
+// account that has it, unless it is the caller's or locked for erasure.
 func (q *Queries) ProfileSearchByEmail(ctx context.Context, arg ProfileSearchByEmailParams) ([]ProfileSearchByEmailRow, error) {
 	rows, err := q.db.Query(ctx, profileSearchByEmail, arg.CallerID, arg.Email)
 	if err != nil {
@@ -316,7 +522,7 @@ func (q *Queries) ProfileSearchByEmail(ctx context.Context, arg ProfileSearchByE
 
 const profileSearchByWords = `-- name: ProfileSearchByWords :many
 SELECT id, email, display_name FROM profiles
-WHERE email_confirmed_at IS NOT NULL
+WHERE email_confirmed_at IS NOT NULL AND erase_at IS NULL
   AND id <> $1
   AND (search_words(display_name) LIKE $2::text
        OR search_words(split_part(email, '@', 1)) LIKE $2::text)
@@ -340,7 +546,8 @@ type ProfileSearchByWordsRow struct {
 // a word of the display name or of the email's local part (search_words,
 // migration 00041) starting the LIKE pattern (db.LikeWordPrefix of the
 // query's words); alphabetical, at most max_rows. The domain is never
-// searched. Both expressions are in profiles_search_words_idx.
+// searched. Both expressions are in profiles_search_words_idx. An account
+// locked for erasure is not found.
 func (q *Queries) ProfileSearchByWords(ctx context.Context, arg ProfileSearchByWordsParams) ([]ProfileSearchByWordsRow, error) {
 	rows, err := q.db.Query(ctx, profileSearchByWords, arg.CallerID, arg.Pattern, arg.MaxRows)
 	if err != nil {
@@ -363,7 +570,7 @@ func (q *Queries) ProfileSearchByWords(ctx context.Context, arg ProfileSearchByW
 
 const profileSetDisplayName = `-- name: ProfileSetDisplayName :one
 UPDATE profiles SET display_name = $1, updated_at = now() WHERE id = $2
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in, erase_requested_at, erase_at, erasing_at, erased_at
 `
 
 type ProfileSetDisplayNameParams struct {
@@ -384,6 +591,10 @@ func (q *Queries) ProfileSetDisplayName(ctx context.Context, arg ProfileSetDispl
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MarketingOptIn,
+		&i.EraseRequestedAt,
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
 	)
 	return i, err
 }
@@ -420,7 +631,7 @@ func (q *Queries) ProfileSetPassword(ctx context.Context, arg ProfileSetPassword
 
 const profileSetRole = `-- name: ProfileSetRole :one
 UPDATE profiles SET role = $1, updated_at = now() WHERE id = $2
-RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in
+RETURNING id, email, display_name, password_hash, role, email_confirmed_at, created_at, updated_at, marketing_opt_in, erase_requested_at, erase_at, erasing_at, erased_at
 `
 
 type ProfileSetRoleParams struct {
@@ -441,8 +652,27 @@ func (q *Queries) ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) 
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.MarketingOptIn,
+		&i.EraseRequestedAt,
+		&i.EraseAt,
+		&i.ErasingAt,
+		&i.ErasedAt,
 	)
 	return i, err
+}
+
+const profileSuperadminCount = `-- name: ProfileSuperadminCount :one
+SELECT count(*)::integer FROM (
+    SELECT id FROM profiles WHERE role = 'superadmin' AND id <> $1 AND erase_at IS NULL ORDER BY id FOR UPDATE
+) s
+`
+
+// Superadmins other than one account, their rows locked like
+// ProfileSuperadminsLock's: an erasure of the last one is refused.
+func (q *Queries) ProfileSuperadminCount(ctx context.Context, id uuid.UUID) (int32, error) {
+	row := q.db.QueryRow(ctx, profileSuperadminCount, id)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
 }
 
 const profileSuperadminsLock = `-- name: ProfileSuperadminsLock :many
@@ -470,6 +700,25 @@ func (q *Queries) ProfileSuperadminsLock(ctx context.Context) ([]uuid.UUID, erro
 		return nil, err
 	}
 	return items, nil
+}
+
+const profileTombstone = `-- name: ProfileTombstone :execrows
+UPDATE profiles
+SET email = 'erased-' || id::text || '@erased.invalid', display_name = NULL, password_hash = '',
+    role = 'member', marketing_opt_in = false, email_confirmed_at = NULL,
+    erased_at = coalesce(erased_at, now()), updated_at = now()
+WHERE id = $1 AND erasing_at IS NOT NULL
+`
+
+// The erasure's last step: the profile stays as a tombstone (foreign keys,
+// counters, reviews written and payment records stay whole) with nothing
+// of the person: an address under .invalid (RFC 6761) naming only the id.
+func (q *Queries) ProfileTombstone(ctx context.Context, id uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, profileTombstone, id)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const profileUnsubscribe = `-- name: ProfileUnsubscribe :execrows
@@ -526,7 +775,7 @@ func (q *Queries) ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow
 
 const profilesConfirmedByEmails = `-- name: ProfilesConfirmedByEmails :many
 SELECT id, email, display_name FROM profiles
-WHERE email_confirmed_at IS NOT NULL AND lower(email) = ANY($1::text[])
+WHERE email_confirmed_at IS NOT NULL AND erase_at IS NULL AND lower(email) = ANY($1::text[])
 `
 
 type ProfilesConfirmedByEmailsRow struct {
@@ -535,6 +784,8 @@ type ProfilesConfirmedByEmailsRow struct {
 	DisplayName *string
 }
 
+// The confirmed accounts of these addresses (an account locked for
+// erasure is not one: nobody adds it to a team).
 func (q *Queries) ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error) {
 	rows, err := q.db.Query(ctx, profilesConfirmedByEmails, emails)
 	if err != nil {

@@ -12,9 +12,22 @@ import (
 )
 
 type Querier interface {
+	AccessLogCount(ctx context.Context, arg AccessLogCountParams) (int64, error)
+	// Retention: up to max_rows rows older than a year go.
+	AccessLogDeleteOlderThan(ctx context.Context, arg AccessLogDeleteOlderThanParams) (int64, error)
+	// What a person's export says of staff reads: the role and the time, never
+	// who.
+	AccessLogForSubject(ctx context.Context, subjectID uuid.UUID) ([]AccessLogForSubjectRow, error)
+	// One staff read of personal data per subject (a list of subjects and
+	// their records, pairwise, for an export: one row per person).
+	AccessLogInsert(ctx context.Context, arg AccessLogInsertParams) (int64, error)
+	// The superadmins' view of the log, newest first, filtered by the staff
+	// member who read (actor) and by the person read about (subject).
+	AccessLogList(ctx context.Context, arg AccessLogListParams) ([]AccessLogListRow, error)
 	// The number of rows AdminApplicationList pages through.
 	AdminApplicationCount(ctx context.Context, arg AdminApplicationCountParams) (int64, error)
-	// The admin applications table of one edition: one row per application with the
+	// The admin applications table of one edition (an erased person's
+	// applications left out): one row per application with the
 	// applicant's name, filtered by status and a case-insensitive substring of
 	// the shown email or name (the caller passes an escaped, lowercased LIKE
 	// pattern), sorted by one whitelisted column. The scores of an
@@ -30,6 +43,8 @@ type Querier interface {
 	AdminApplicationList(ctx context.Context, arg AdminApplicationListParams) ([]AdminApplicationListRow, error)
 	AnswerDelete(ctx context.Context, arg AnswerDeleteParams) error
 	AnswerUpsert(ctx context.Context, arg AnswerUpsertParams) error
+	// Retention and erasure: the question-bank answers of these applications.
+	AnswersDeleteFor(ctx context.Context, applicationIds []uuid.UUID) (int64, error)
 	// Drops the answers to questions that no longer apply to the chosen
 	// positions (a question tied to positions none of which is chosen).
 	AnswersDropInapplicable(ctx context.Context, arg AnswersDropInapplicableParams) error
@@ -65,10 +80,10 @@ type Querier interface {
 	// The profile's application in one edition, locked for change.
 	ApplicationLockIn(ctx context.Context, arg ApplicationLockInParams) (Application, error)
 	// The assignment rule, in the current edition: submitted applications
-	// only, none the reviewer has a conflict of interest with
-	// (application_conflict: their own, one whose team lists their email, one
-	// whose applicant their own application of the edition lists), none they
-	// reviewed; fewest reviews first, ties by id. The inner scan follows
+	// only (an erased person's not among them), none the reviewer has a
+	// conflict of interest with (application_conflict: their own, one whose
+	// team lists their email, one whose applicant their own application of
+	// the edition lists), none they reviewed; fewest reviews first, ties by id. The inner scan follows
 	// applications_queue_idx, tests the conflict on the row it is on (an
 	// inlined expression; the applicant's email is looked up only for a
 	// reviewer whose own application lists someone) and probes the
@@ -88,9 +103,11 @@ type Querier interface {
 	// edition (and whether that is the current one), and what the
 	// conflict-of-interest rule (package coi) reads: the applicant, their
 	// email and the team list, and the team list of the actor's own
-	// application in the same edition ('' when none).
+	// application in the same edition ('' when none). An erased person's
+	// application is not found.
 	ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error)
-	// An application as reviewers see it, with the display names of its team.
+	// An application as reviewers see it, with the display names of its team;
+	// an erased person's is not found.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
 	ApplicationSetPositions(ctx context.Context, arg ApplicationSetPositionsParams) error
 	ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error
@@ -101,9 +118,30 @@ type Querier interface {
 	// Writes every applicant-editable field; callers load the row FOR UPDATE,
 	// apply the patch and write it back.
 	ApplicationUpdate(ctx context.Context, arg ApplicationUpdateParams) error
+	// An erasure: the person's applications in every edition, with their
+	// résumé keys, locked.
+	ApplicationsByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationsByProfileRow, error)
+	// An erasure: the person's unanswered offers whose deadline is ahead count
+	// as declined; their batch's RsvpDeadline run frees the places at the
+	// deadline as it does for expired ones (ExpireOffers counts them).
+	ApplicationsDeclineOpenOffers(ctx context.Context, profileID uuid.UUID) ([]uuid.UUID, error)
 	// Every application of the profile, locked (in id order): what holds a
 	// résumé object is decided over all of them.
 	ApplicationsLockByProfile(ctx context.Context, profileID uuid.UUID) ([]Application, error)
+	// Strips the given applications of every field that could name their
+	// person (contact, demographics, education, experience, links, résumé,
+	// answers, team), keeping status, decision, RSVP, review counts and dates:
+	// retention (erase false) and an erasure (erase true, which also takes
+	// them out of the queue, the admin table and open work). The caller has
+	// deleted their résumé objects and question-bank answers. Safe to repeat.
+	ApplicationsPurge(ctx context.Context, arg ApplicationsPurgeParams) ([]uuid.UUID, error)
+	// An erasure: the address leaves every team list that names it (the
+	// others in each list keep their order).
+	ApplicationsRemoveTeamMember(ctx context.Context, email string) (int64, error)
+	// Retention: up to max_rows applications not yet purged of editions that
+	// ended (or, with no end, closed) before @ended_before, with their résumé
+	// keys.
+	ApplicationsRetentionBatch(ctx context.Context, arg ApplicationsRetentionBatchParams) ([]ApplicationsRetentionBatchRow, error)
 	AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams) (AuthToken, error)
 	// A live token of the purpose with its account's email and name, without
 	// using it: reset-password checks the token (and the new password against
@@ -114,6 +152,10 @@ type Querier interface {
 	// Marks a live token used and returns it; no row when the token is unknown,
 	// used, expired or meant for another purpose.
 	AuthTokenUse(ctx context.Context, arg AuthTokenUseParams) (AuthToken, error)
+	// An erasure: every token of the account goes.
+	AuthTokensDeleteForProfile(ctx context.Context, profileID uuid.UUID) (int64, error)
+	// Retention: used and expired tokens go at once.
+	AuthTokensDeleteSpent(ctx context.Context) (int64, error)
 	// How many people a broadcast to this audience would go to now: the count
 	// BroadcastRecipientsInsert would materialize.
 	BroadcastAudienceCount(ctx context.Context, arg BroadcastAudienceCountParams) (int32, error)
@@ -130,9 +172,19 @@ type Querier interface {
 	BroadcastInsert(ctx context.Context, arg BroadcastInsertParams) (Broadcast, error)
 	BroadcastList(ctx context.Context, arg BroadcastListParams) ([]Broadcast, error)
 	BroadcastRecipientsDelete(ctx context.Context, broadcastID uuid.UUID) (int64, error)
+	// An erasure: the person's pending places in running broadcasts are
+	// skipped (counted on their broadcasts) and every recipient row of theirs
+	// loses the address. The two updates touch disjoint rows (pending in the
+	// statement's snapshot, and the others).
+	BroadcastRecipientsErase(ctx context.Context, profileID uuid.UUID) (int64, error)
 	// Materializes a broadcast's audience (broadcast_audience: confirmed
 	// accounts, once each, with marketing only those who opted in).
 	BroadcastRecipientsInsert(ctx context.Context, arg BroadcastRecipientsInsertParams) (int64, error)
+	// Of a batch's recipients, those whose account is not being erased, with
+	// the account's current address; each account row is share-locked until
+	// the batch's recording commits, so an erasure beginning meanwhile waits
+	// for it (and then purges what it recorded).
+	BroadcastRecipientsLive(ctx context.Context, profileIds []uuid.UUID) ([]BroadcastRecipientsLiveRow, error)
 	// Records the outcomes of a batch's recipients (seq and status, pairwise)
 	// and counts them on the broadcast, once: a recipient already marked
 	// changes nothing.
@@ -164,7 +216,8 @@ type Querier interface {
 	DecisionBatchNewOffers(ctx context.Context, batchID string) ([]uuid.UUID, error)
 	// Locks the applications of one edition a decision batch names, in id
 	// order so that two overlapping batches never deadlock, with the
-	// applicant's email (the conflict-of-interest rule reads it). db_now is
+	// applicant's email (the conflict-of-interest rule reads it). An erased
+	// person's application is not found. db_now is
 	// the transaction's clock, against which the RSVP deadline is checked.
 	DecisionLockApplications(ctx context.Context, arg DecisionLockApplicationsParams) ([]DecisionLockApplicationsRow, error)
 	EmailCount(ctx context.Context, arg EmailCountParams) (int64, error)
@@ -172,6 +225,11 @@ type Querier interface {
 	// Records an email once per idempotency key; a second insert is a no-op.
 	// secret marks a body that carries a one-time link.
 	EmailInsert(ctx context.Context, arg EmailInsertParams) (int64, error)
+	// Records, under its key, an email that is never to be sent: its
+	// recipient's account is being erased. The row is failed and blank (so
+	// the SendEmail run for the key ends at once and nothing of the person is
+	// stored); a key recorded before changes nothing.
+	EmailInsertSuppressed(ctx context.Context, arg EmailInsertSuppressedParams) (int64, error)
 	EmailList(ctx context.Context, arg EmailListParams) ([]Email, error)
 	EmailLockByKey(ctx context.Context, idempotencyKey string) (Email, error)
 	// Failed is final, so a secret-bearing body is redacted as for sent.
@@ -185,11 +243,20 @@ type Querier interface {
 	// connection dropped during it): the attempt that made it never called the
 	// driver. Only that claim is released: still sending, at its attempt.
 	EmailReleaseClaim(ctx context.Context, arg EmailReleaseClaimParams) error
+	// An erasure: every email to the address loses its address, subject and
+	// bodies (key, kind and status stay, so each key is still sent once); one
+	// not yet sent never will be.
+	EmailsPurgeForAddress(ctx context.Context, address string) (int64, error)
+	// Retention: up to max_rows settled (sent or failed) emails recorded
+	// before @before lose their address, subject and bodies.
+	EmailsPurgeOlderThan(ctx context.Context, arg EmailsPurgeOlderThanParams) (int64, error)
 	// The people a form is for: holders of an exec role of role_term_id (active
 	// ones only unless include_ended), without a submission of the kind for the
 	// term when only_missing.
 	ExecFormRecipients(ctx context.Context, arg ExecFormRecipientsParams) ([]ExecFormRecipientsRow, error)
 	ExecFormSubmissionGet(ctx context.Context, arg ExecFormSubmissionGetParams) (ExecFormSubmission, error)
+	// An erasure: the person's submissions and their headshots' keys.
+	ExecFormSubmissionKeysByProfile(ctx context.Context, profileID uuid.UUID) ([]ExecFormSubmissionKeysByProfileRow, error)
 	// A term's submissions of one kind with the submitter's subteam in the
 	// term the form is about (the term itself for onboarding, the one before
 	// for returning); a VP passes their subteam, a President NULL.
@@ -198,6 +265,10 @@ type Querier interface {
 	ExecFormSubmissionSetHeadshot(ctx context.Context, arg ExecFormSubmissionSetHeadshotParams) (int64, error)
 	// Submits the form, or updates the caller's submission (submitted_at kept).
 	ExecFormSubmissionUpsert(ctx context.Context, arg ExecFormSubmissionUpsertParams) (ExecFormSubmissionUpsertRow, error)
+	ExecFormSubmissionsDelete(ctx context.Context, ids []uuid.UUID) (int64, error)
+	// Retention: up to max_rows submissions of terms that ended before
+	// @ended_before, with their headshots' keys.
+	ExecFormSubmissionsRetentionBatch(ctx context.Context, arg ExecFormSubmissionsRetentionBatchParams) ([]ExecFormSubmissionsRetentionBatchRow, error)
 	ExecRoleDeactivate(ctx context.Context, profileID uuid.UUID) error
 	// Ends a person's active exec role unless it is already exactly this one.
 	ExecRoleEndOthers(ctx context.Context, arg ExecRoleEndOthersParams) error
@@ -207,11 +278,28 @@ type Querier interface {
 	// Whether a person holds (or, with include_ended, ever held) an exec role
 	// of the term.
 	ExecRoleHeldInTerm(ctx context.Context, arg ExecRoleHeldInTermParams) (bool, error)
+	// Whether a person holds an active exec role of the hiring term (the term
+	// that starts last): such an account cannot be erased.
+	ExecRoleInHiringTerm(ctx context.Context, profileID uuid.UUID) (bool, error)
 	ExecRoleInsert(ctx context.Context, arg ExecRoleInsertParams) (ExecRole, error)
 	// Ends the active exec roles of people not hired for the term (the
 	// previous execs): roles of a term that starts before it, or of none;
 	// returns whose roles ended.
 	ExecRolesEndPrevious(ctx context.Context, arg ExecRolesEndPreviousParams) ([]uuid.UUID, error)
+	// Decisions, RSVPs, expiries and reminders of the person's applications,
+	// without who acted.
+	ExportApplicationEvents(ctx context.Context, profileID uuid.UUID) ([]ExportApplicationEventsRow, error)
+	// The person's applications of every edition, oldest first.
+	ExportApplications(ctx context.Context, profileID uuid.UUID) ([]ExportApplicationsRow, error)
+	// Every email recorded to the person's address, oldest first.
+	ExportEmails(ctx context.Context, address string) ([]ExportEmailsRow, error)
+	ExportExecRoles(ctx context.Context, profileID uuid.UUID) ([]ExportExecRolesRow, error)
+	ExportMemberships(ctx context.Context, profileID uuid.UUID) ([]ExportMembershipsRow, error)
+	ExportProfile(ctx context.Context, id uuid.UUID) (ExportProfileRow, error)
+	// The exec positions the person applied for and where each stands.
+	ExportSelections(ctx context.Context, profileID uuid.UUID) ([]ExportSelectionsRow, error)
+	ExportSessions(ctx context.Context, profileID uuid.UUID) ([]ExportSessionsRow, error)
+	ExportSubmissions(ctx context.Context, profileID uuid.UUID) ([]ExportSubmissionsRow, error)
 	// Records that the setup workflow is dispatched now, unless a dispatch was
 	// recorded less than @lost_after_seconds ago (its run may still appear):
 	// then there is no row.
@@ -290,6 +378,8 @@ type Querier interface {
 	IdempotencyKeyClaim(ctx context.Context, arg IdempotencyKeyClaimParams) (int64, error)
 	IdempotencyKeyGet(ctx context.Context, arg IdempotencyKeyGetParams) (IdempotencyKey, error)
 	IdempotencyKeyStore(ctx context.Context, arg IdempotencyKeyStoreParams) error
+	// An erasure: the stored answers of the person's requests go.
+	IdempotencyKeysDeleteForActor(ctx context.Context, actorID uuid.UUID) (int64, error)
 	// Keys are honoured for a while (see api/idempotency.go); older ones go, at
 	// most @batch_size a call (the sweep deletes in short statements).
 	IdempotencyKeysPrune(ctx context.Context, arg IdempotencyKeysPruneParams) (int64, error)
@@ -336,7 +426,23 @@ type Querier interface {
 	// (lower case) on the email or the display name; by email. Each comes with
 	// its exec role of the active term, if it holds one.
 	ProfileAdminList(ctx context.Context, arg ProfileAdminListParams) ([]ProfileAdminListRow, error)
+	// The erasure has begun: from now on the account cannot be kept and no
+	// email is recorded for its address.
+	ProfileBeginErasure(ctx context.Context, id uuid.UUID) error
+	// "Keep my account": the erasure is cancelled unless it has begun.
+	ProfileCancelErasure(ctx context.Context, id uuid.UUID) (int64, error)
 	ProfileConfirmEmail(ctx context.Context, id uuid.UUID) error
+	// Whether the account of an address is being erased (or is a tombstone's
+	// address), its row share-locked until the transaction ends: recording an
+	// email and an erasure's beginning run one after the other, so an email is
+	// either recorded before the erasure begins (and purged by it) or
+	// suppressed.
+	ProfileErasingByEmail(ctx context.Context, email string) (bool, error)
+	// Where an account's erasure stands, by the database's clock.
+	ProfileErasureState(ctx context.Context, id uuid.UUID) (ProfileErasureStateRow, error)
+	// The operator page's erasures: those scheduled or under way, and those
+	// finished in the last 30 days; the soonest first.
+	ProfileErasures(ctx context.Context) ([]ProfileErasuresRow, error)
 	ProfileGetByEmail(ctx context.Context, email string) (Profile, error)
 	ProfileInsert(ctx context.Context, arg ProfileInsertParams) (Profile, error)
 	// Sign-up: creates the account unless the email has one already (then no
@@ -345,16 +451,26 @@ type Querier interface {
 	// The account row, locked until the transaction ends: requests that issue
 	// tokens for one account (forgot-password) run one after the other.
 	ProfileLockByEmail(ctx context.Context, email string) (Profile, error)
+	// The account and its erasure state, locked until the transaction ends:
+	// DELETE /api/me, "Keep my account" and the erasure's first step run one
+	// after the other on it. db_now is the transaction's clock.
+	ProfileLockForErasure(ctx context.Context, id uuid.UUID) (ProfileLockForErasureRow, error)
+	// The account's password hash, to check a password before an erasure.
+	ProfilePasswordHash(ctx context.Context, id uuid.UUID) (string, error)
 	// Makes a member an admin; an admin or superadmin keeps their role.
 	ProfilePromoteAdmin(ctx context.Context, id uuid.UUID) (int64, error)
+	// Locks the account for erasure grace_seconds from now; an account already
+	// scheduled keeps its date.
+	ProfileScheduleErasure(ctx context.Context, arg ProfileScheduleErasureParams) (time.Time, error)
 	// Team-member search by a whole email address (lower case): the confirmed
-	// account that has it, unless it is the caller's.
+	// account that has it, unless it is the caller's or locked for erasure.
 	ProfileSearchByEmail(ctx context.Context, arg ProfileSearchByEmailParams) ([]ProfileSearchByEmailRow, error)
 	// Team-member search by words: confirmed accounts, never the caller, with
 	// a word of the display name or of the email's local part (search_words,
 	// migration 00041) starting the LIKE pattern (db.LikeWordPrefix of the
 	// query's words); alphabetical, at most max_rows. The domain is never
-	// searched. Both expressions are in profiles_search_words_idx.
+	// searched. Both expressions are in profiles_search_words_idx. An account
+	// locked for erasure is not found.
 	ProfileSearchByWords(ctx context.Context, arg ProfileSearchByWordsParams) ([]ProfileSearchByWordsRow, error)
 	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
 	// Set from the application's opt-in when it is submitted, and by the
@@ -362,15 +478,24 @@ type Querier interface {
 	ProfileSetMarketingOptIn(ctx context.Context, arg ProfileSetMarketingOptInParams) error
 	ProfileSetPassword(ctx context.Context, arg ProfileSetPasswordParams) error
 	ProfileSetRole(ctx context.Context, arg ProfileSetRoleParams) (Profile, error)
+	// Superadmins other than one account, their rows locked like
+	// ProfileSuperadminsLock's: an erasure of the last one is refused.
+	ProfileSuperadminCount(ctx context.Context, id uuid.UUID) (int32, error)
 	// The superadmins, their rows locked (in id order) until the transaction
 	// ends: a role change that would demote one counts them first, so two
 	// demotions at once cannot leave none.
 	ProfileSuperadminsLock(ctx context.Context) ([]uuid.UUID, error)
+	// The erasure's last step: the profile stays as a tombstone (foreign keys,
+	// counters, reviews written and payment records stay whole) with nothing
+	// of the person: an address under .invalid (RFC 6761) naming only the id.
+	ProfileTombstone(ctx context.Context, id uuid.UUID) (int64, error)
 	// A one-click unsubscribe: no more marketing broadcasts. Repeating it
 	// changes nothing.
 	ProfileUnsubscribe(ctx context.Context, id uuid.UUID) (int64, error)
 	// The profile with its active exec role, for GET /api/profile.
 	ProfileView(ctx context.Context, id uuid.UUID) (ProfileViewRow, error)
+	// The confirmed accounts of these addresses (an account locked for
+	// erasure is not one: nobody adds it to a team).
 	ProfilesConfirmedByEmails(ctx context.Context, emails []string) ([]ProfilesConfirmedByEmailsRow, error)
 	// Makes admins members again; a superadmin is never lowered.
 	ProfilesDemoteToMember(ctx context.Context, ids []uuid.UUID) (int64, error)
@@ -429,6 +554,17 @@ type Querier interface {
 	// Claims a shop transaction for a receipt; 0 rows when another receipt
 	// holds it.
 	ReceiptTransactionClaim(ctx context.Context, arg ReceiptTransactionClaimParams) (int64, error)
+	// An erasure: the person's receipts (by their customer email, or paying one
+	// of their memberships) lose the raw email and the address; the payment
+	// record (transaction, amount, term, status) stays.
+	ReceiptsEraseForPerson(ctx context.Context, arg ReceiptsEraseForPersonParams) (int64, error)
+	// Retention: up to max_rows receipts settled (processed, rejected or a
+	// duplicate) before @before lose their raw email.
+	ReceiptsPurgeSettled(ctx context.Context, arg ReceiptsPurgeSettledParams) (int64, error)
+	RetentionRunLast(ctx context.Context) (RetentionRun, error)
+	// Records a retention run once per workflow run (a retried activity
+	// rewrites its row).
+	RetentionRunRecord(ctx context.Context, arg RetentionRunRecordParams) (RetentionRun, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
 	// Records a review of a submitted application of the current edition that
 	// the reviewer has no conflict of interest with (application_conflict:
@@ -464,6 +600,9 @@ type Querier interface {
 	// An application's reviews with their reviewers, each with its total and
 	// its z-score within the application's edition (review_scores).
 	ReviewsForApplication(ctx context.Context, arg ReviewsForApplicationParams) ([]ReviewsForApplicationRow, error)
+	// How many offers of a decision batch (ids) were declined by their
+	// person's erasure before the deadline: places freed like expired ones.
+	RsvpErasedOffers(ctx context.Context, ids []uuid.UUID) (int32, error)
 	// Expires the unanswered offers among ids whose deadline is at or before
 	// @deadline: the deadline the RsvpDeadline workflow woke for, on its own
 	// clock, so a database clock running behind still expires them. An offer
@@ -482,13 +621,14 @@ type Querier interface {
 	// Offers of one deadline still waiting for an answer, with the applicant.
 	RsvpUnansweredOffers(ctx context.Context, deadline *time.Time) ([]RsvpUnansweredOffersRow, error)
 	// The first n waitlisted applications of an edition, in the order they
-	// were waitlisted.
+	// were waitlisted (an erased person's are passed over).
 	RsvpWaitlistHead(ctx context.Context, arg RsvpWaitlistHeadParams) ([]uuid.UUID, error)
 	// The term's hires: each accepted offer with its person and position.
 	SelectionAccepted(ctx context.Context, termID uuid.UUID) ([]SelectionAcceptedRow, error)
 	SelectionEventInsert(ctx context.Context, arg SelectionEventInsertParams) error
 	SelectionEvents(ctx context.Context, selectionID uuid.UUID) ([]SelectionEvent, error)
-	// Every selection of a term with its applicant, for the President's board.
+	// Every selection of a term with its applicant, for the President's board
+	// (an erased person's left out).
 	SelectionHiringList(ctx context.Context, termID uuid.UUID) ([]SelectionHiringListRow, error)
 	// A selection for a status change, with what the scope, the conflict of
 	// interest rule and the email need.
@@ -498,7 +638,8 @@ type Querier interface {
 	// this term: finalization ends their roles. Roles of this term or of a
 	// term starting later are never theirs to end.
 	SelectionPreviousExecs(ctx context.Context, termID uuid.UUID) ([]SelectionPreviousExecsRow, error)
-	// The review queue of a term: every selection, or a VP's subteam's only,
+	// The review queue of a term (an erased person's selections left out):
+	// every selection, or a VP's subteam's only,
 	// filtered by status, position and a name or email match; oldest change
 	// first. total is the count before paging.
 	SelectionReviewList(ctx context.Context, arg SelectionReviewListParams) ([]SelectionReviewListRow, error)
@@ -525,6 +666,11 @@ type Querier interface {
 	// times so the caller can count those that were still live.
 	SessionRevokeOthers(ctx context.Context, arg SessionRevokeOthersParams) ([]SessionRevokeOthersRow, error)
 	SessionTouch(ctx context.Context, id uuid.UUID) error
+	// Retention: sessions revoked, past their absolute expiry, or unused for
+	// longer than any role's idle limit (a week) go at once.
+	SessionsDeleteExpired(ctx context.Context) (int64, error)
+	// An erasure: every session of the account goes.
+	SessionsDeleteForProfile(ctx context.Context, profileID uuid.UUID) (int64, error)
 	TermActive(ctx context.Context) (Term, error)
 	// The first half of moving the active flag (the unique index allows one).
 	TermClearActive(ctx context.Context, id uuid.UUID) error
@@ -582,6 +728,12 @@ type Querier interface {
 	// window workflow restarted by the reconciler sends the links its start
 	// was queued with.
 	WorkflowStartPublicURL(ctx context.Context, workflowID string) (string, error)
+	// Retention: up to max_rows started rows queued before @before lose their
+	// input (the row stays for the start-once index).
+	WorkflowStartsClearInputs(ctx context.Context, arg WorkflowStartsClearInputsParams) (int64, error)
+	// An erasure: started rows whose input or signal names the person (their
+	// id, which résumé keys start with, or their address) lose it now.
+	WorkflowStartsClearInputsMentioning(ctx context.Context, arg WorkflowStartsClearInputsMentioningParams) (int64, error)
 }
 
 var _ Querier = (*Queries)(nil)

@@ -25,7 +25,7 @@ func (q *Queries) ReceiptCount(ctx context.Context, status *string) (int64, erro
 }
 
 const receiptGet = `-- name: ReceiptGet :one
-SELECT id, body_sha256, raw, status, reason, shop_domain, transaction_id, order_number, customer_email, amount_cents, term_name, workflow_id, matched_by, created_at, updated_at FROM receipts WHERE id = $1
+SELECT id, body_sha256, raw, status, reason, shop_domain, transaction_id, order_number, customer_email, amount_cents, term_name, workflow_id, matched_by, created_at, updated_at, purged_at FROM receipts WHERE id = $1
 `
 
 func (q *Queries) ReceiptGet(ctx context.Context, id uuid.UUID) (Receipt, error) {
@@ -47,6 +47,7 @@ func (q *Queries) ReceiptGet(ctx context.Context, id uuid.UUID) (Receipt, error)
 		&i.MatchedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.PurgedAt,
 	)
 	return i, err
 }
@@ -105,7 +106,7 @@ func (q *Queries) ReceiptList(ctx context.Context, arg ReceiptListParams) ([]Rec
 }
 
 const receiptLock = `-- name: ReceiptLock :one
-SELECT id, body_sha256, raw, status, reason, shop_domain, transaction_id, order_number, customer_email, amount_cents, term_name, workflow_id, matched_by, created_at, updated_at FROM receipts WHERE id = $1 FOR UPDATE
+SELECT id, body_sha256, raw, status, reason, shop_domain, transaction_id, order_number, customer_email, amount_cents, term_name, workflow_id, matched_by, created_at, updated_at, purged_at FROM receipts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) ReceiptLock(ctx context.Context, id uuid.UUID) (Receipt, error) {
@@ -127,6 +128,7 @@ func (q *Queries) ReceiptLock(ctx context.Context, id uuid.UUID) (Receipt, error
 		&i.MatchedBy,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.PurgedAt,
 	)
 	return i, err
 }
@@ -244,4 +246,52 @@ func (q *Queries) ReceiptStore(ctx context.Context, arg ReceiptStoreParams) (Rec
 		&i.Inserted,
 	)
 	return i, err
+}
+
+const receiptsEraseForPerson = `-- name: ReceiptsEraseForPerson :execrows
+UPDATE receipts
+SET customer_email = '', raw = ''::bytea, purged_at = coalesce(purged_at, now()), updated_at = now()
+WHERE (customer_email <> '' AND lower(customer_email) = lower($1::text))
+   OR id IN (SELECT m.receipt_id FROM memberships m WHERE m.profile_id = $2 AND m.receipt_id IS NOT NULL)
+`
+
+type ReceiptsEraseForPersonParams struct {
+	Email     string
+	ProfileID uuid.UUID
+}
+
+// An erasure: the person's receipts (by their customer email, or paying one
+// of their memberships) lose the raw email and the address; the payment
+// record (transaction, amount, term, status) stays.
+func (q *Queries) ReceiptsEraseForPerson(ctx context.Context, arg ReceiptsEraseForPersonParams) (int64, error) {
+	result, err := q.db.Exec(ctx, receiptsEraseForPerson, arg.Email, arg.ProfileID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const receiptsPurgeSettled = `-- name: ReceiptsPurgeSettled :execrows
+UPDATE receipts SET raw = ''::bytea, purged_at = now()
+WHERE id IN (
+    SELECT r.id FROM receipts r
+    WHERE r.purged_at IS NULL AND r.status IN ('processed', 'rejected', 'duplicate') AND r.updated_at < $1
+    ORDER BY r.updated_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED)
+`
+
+type ReceiptsPurgeSettledParams struct {
+	Before  time.Time
+	MaxRows int32
+}
+
+// Retention: up to max_rows receipts settled (processed, rejected or a
+// duplicate) before @before lose their raw email.
+func (q *Queries) ReceiptsPurgeSettled(ctx context.Context, arg ReceiptsPurgeSettledParams) (int64, error) {
+	result, err := q.db.Exec(ctx, receiptsPurgeSettled, arg.Before, arg.MaxRows)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

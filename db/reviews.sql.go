@@ -58,7 +58,7 @@ WITH ins AS (
     FROM applications a
     JOIN profiles p ON p.id = a.profile_id
     LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = a.hackathon_id
-    WHERE a.id = $6 AND a.status = 'submitted'
+    WHERE a.id = $6 AND a.status = 'submitted' AND a.erased_at IS NULL
       AND a.hackathon_id = hackathon_current_id()
       AND application_conflict($1, $7::text, coalesce(m.team_members, ''),
               a.profile_id, p.email, a.team_members) = ''

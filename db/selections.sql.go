@@ -128,7 +128,7 @@ FROM selections s
 JOIN positions p ON p.id = s.position_id
 JOIN applications a ON a.id = s.application_id
 JOIN profiles pr ON pr.id = a.profile_id
-WHERE s.term_id = $1
+WHERE s.term_id = $1 AND a.erased_at IS NULL
 ORDER BY lower(coalesce(pr.display_name, pr.email)), a.id, p.subteam, p.title, s.id
 `
 
@@ -145,7 +145,8 @@ type SelectionHiringListRow struct {
 	Email           string
 }
 
-// Every selection of a term with its applicant, for the President's board.
+// Every selection of a term with its applicant, for the President's board
+// (an erased person's left out).
 func (q *Queries) SelectionHiringList(ctx context.Context, termID uuid.UUID) ([]SelectionHiringListRow, error) {
 	rows, err := q.db.Query(ctx, selectionHiringList, termID)
 	if err != nil {
@@ -292,7 +293,7 @@ FROM selections s
 JOIN positions p ON p.id = s.position_id
 JOIN applications a ON a.id = s.application_id
 JOIN profiles pr ON pr.id = a.profile_id
-WHERE s.term_id = $1
+WHERE s.term_id = $1 AND a.erased_at IS NULL
   AND ($2::text IS NULL OR p.subteam = $2::text)
   AND ($3::text IS NULL OR s.status = $3::text)
   AND ($4::uuid IS NULL OR s.position_id = $4::uuid)
@@ -328,7 +329,8 @@ type SelectionReviewListRow struct {
 	Total           int64
 }
 
-// The review queue of a term: every selection, or a VP's subteam's only,
+// The review queue of a term (an erased person's selections left out):
+// every selection, or a VP's subteam's only,
 // filtered by status, position and a name or email match; oldest change
 // first. total is the count before paging.
 func (q *Queries) SelectionReviewList(ctx context.Context, arg SelectionReviewListParams) ([]SelectionReviewListRow, error) {

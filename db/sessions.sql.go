@@ -94,6 +94,8 @@ LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
 WHERE s.token_hash = $1
   AND s.revoked_at IS NULL
   AND s.expires_at > now()
+  -- an account locked for erasure has no live session
+  AND p.erase_at IS NULL
 `
 
 type SessionPrincipalRow struct {
@@ -208,4 +210,32 @@ UPDATE sessions SET last_seen_at = now() WHERE id = $1
 func (q *Queries) SessionTouch(ctx context.Context, id uuid.UUID) error {
 	_, err := q.db.Exec(ctx, sessionTouch, id)
 	return err
+}
+
+const sessionsDeleteExpired = `-- name: SessionsDeleteExpired :execrows
+DELETE FROM sessions
+WHERE expires_at <= now() OR revoked_at IS NOT NULL OR last_seen_at < now() - interval '7 days'
+`
+
+// Retention: sessions revoked, past their absolute expiry, or unused for
+// longer than any role's idle limit (a week) go at once.
+func (q *Queries) SessionsDeleteExpired(ctx context.Context) (int64, error) {
+	result, err := q.db.Exec(ctx, sessionsDeleteExpired)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const sessionsDeleteForProfile = `-- name: SessionsDeleteForProfile :execrows
+DELETE FROM sessions WHERE profile_id = $1
+`
+
+// An erasure: every session of the account goes.
+func (q *Queries) SessionsDeleteForProfile(ctx context.Context, profileID uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, sessionsDeleteForProfile, profileID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -46,7 +46,7 @@ func (q *Queries) WorkflowRetryKnown(ctx context.Context, workflowIds []string) 
 }
 
 const workflowRetryLatest = `-- name: WorkflowRetryLatest :one
-SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry FROM workflow_starts
+SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry, input_cleared_at FROM workflow_starts
 WHERE workflow_id = $1
 ORDER BY id DESC
 LIMIT 1
@@ -76,6 +76,7 @@ func (q *Queries) WorkflowRetryLatest(ctx context.Context, workflowID string) (W
 		&i.RunID,
 		&i.TraceParent,
 		&i.Retry,
+		&i.InputClearedAt,
 	)
 	return i, err
 }

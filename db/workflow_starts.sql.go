@@ -8,10 +8,11 @@ package db
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 const workflowStartClaim = `-- name: WorkflowStartClaim :many
-SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry FROM workflow_starts
+SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry, input_cleared_at FROM workflow_starts
 WHERE started_at IS NULL AND next_attempt_at <= now()
 ORDER BY next_attempt_at, id
 LIMIT $1
@@ -48,6 +49,7 @@ func (q *Queries) WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowSt
 			&i.RunID,
 			&i.TraceParent,
 			&i.Retry,
+			&i.InputClearedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -60,7 +62,7 @@ func (q *Queries) WorkflowStartClaim(ctx context.Context, n int32) ([]WorkflowSt
 }
 
 const workflowStartGet = `-- name: WorkflowStartGet :one
-SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry FROM workflow_starts WHERE workflow_id = $1 AND signal IS NULL AND retry = 0
+SELECT id, workflow_id, type, task_queue, input, signal, signal_input, kind, subject, summary, created_at, next_attempt_at, attempts, last_error, started_at, run_id, trace_parent, retry, input_cleared_at FROM workflow_starts WHERE workflow_id = $1 AND signal IS NULL AND retry = 0
 `
 
 // The original start of a workflow id (not a retry).
@@ -86,6 +88,7 @@ func (q *Queries) WorkflowStartGet(ctx context.Context, workflowID string) (Work
 		&i.RunID,
 		&i.TraceParent,
 		&i.Retry,
+		&i.InputClearedAt,
 	)
 	return i, err
 }
@@ -186,4 +189,55 @@ type WorkflowStartMarkStartedParams struct {
 func (q *Queries) WorkflowStartMarkStarted(ctx context.Context, arg WorkflowStartMarkStartedParams) error {
 	_, err := q.db.Exec(ctx, workflowStartMarkStarted, arg.RunID, arg.ID)
 	return err
+}
+
+const workflowStartsClearInputs = `-- name: WorkflowStartsClearInputs :execrows
+UPDATE workflow_starts
+SET input = '{}'::jsonb, signal_input = CASE WHEN signal_input IS NULL THEN NULL ELSE '{}'::jsonb END,
+    last_error = NULL, input_cleared_at = now()
+WHERE id IN (
+    SELECT w.id FROM workflow_starts w
+    WHERE w.input_cleared_at IS NULL AND w.started_at IS NOT NULL AND w.created_at < $1
+    ORDER BY w.created_at
+    LIMIT $2
+    FOR UPDATE SKIP LOCKED)
+`
+
+type WorkflowStartsClearInputsParams struct {
+	Before  time.Time
+	MaxRows int32
+}
+
+// Retention: up to max_rows started rows queued before @before lose their
+// input (the row stays for the start-once index).
+func (q *Queries) WorkflowStartsClearInputs(ctx context.Context, arg WorkflowStartsClearInputsParams) (int64, error) {
+	result, err := q.db.Exec(ctx, workflowStartsClearInputs, arg.Before, arg.MaxRows)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const workflowStartsClearInputsMentioning = `-- name: WorkflowStartsClearInputsMentioning :execrows
+UPDATE workflow_starts
+SET input = '{}'::jsonb, signal_input = CASE WHEN signal_input IS NULL THEN NULL ELSE '{}'::jsonb END,
+    last_error = NULL, input_cleared_at = now()
+WHERE started_at IS NOT NULL AND input_cleared_at IS NULL
+  AND (strpos(lower(input::text || coalesce(signal_input::text, '')), lower($1::text)) > 0
+       OR strpos(lower(input::text || coalesce(signal_input::text, '')), lower($2::text)) > 0)
+`
+
+type WorkflowStartsClearInputsMentioningParams struct {
+	ProfileID string
+	Email     string
+}
+
+// An erasure: started rows whose input or signal names the person (their
+// id, which résumé keys start with, or their address) lose it now.
+func (q *Queries) WorkflowStartsClearInputsMentioning(ctx context.Context, arg WorkflowStartsClearInputsMentioningParams) (int64, error) {
+	result, err := q.db.Exec(ctx, workflowStartsClearInputsMentioning, arg.ProfileID, arg.Email)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

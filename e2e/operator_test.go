@@ -179,16 +179,17 @@ func TestOperatorSchedules(t *testing.T) {
 	admin, _ := decAccount(t, a, anon, "admin@example.com", "admin")
 	admin.expect(http.StatusForbidden, "GET", "/api/admin/schedules", nil)
 	sweep, reconcile := schedules.SweepID(a.Config.TaskQueue), schedules.TermReconcileID(a.Config.TaskQueue)
+	retention := schedules.RetentionID(a.Config.TaskQueue)
 
 	got := scheduleStates(t, root)
-	if len(got) != 2 || got[sweep].State != "missing" || got[reconcile].State != "missing" ||
+	if len(got) != 3 || got[sweep].State != "missing" || got[reconcile].State != "missing" || got[retention].State != "missing" ||
 		got[sweep].EverySeconds != 600 || got[sweep].WorkflowType != "Sweep" || got[sweep].NextRunAt != nil {
 		t.Fatalf("before any worker set them up: %+v", got)
 	}
 	if _, err := a.EnsureSchedules(ctx); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{sweep, reconcile} {
+	for _, id := range []string{sweep, reconcile, retention} {
 		t.Cleanup(func() {
 			_ = a.Temporal.ScheduleClient().GetHandle(context.Background(), id).Delete(context.Background())
 		})
@@ -197,7 +198,7 @@ func TestOperatorSchedules(t *testing.T) {
 	for _, c := range []struct {
 		id, workflow string
 		every        int64
-	}{{sweep, "Sweep", 600}, {reconcile, "TermReconcile", 900}} {
+	}{{sweep, "Sweep", 600}, {reconcile, "TermReconcile", 900}, {retention, "Retention", 86400}} {
 		s := got[c.id]
 		if s.State != "active" || s.WorkflowType != c.workflow || s.EverySeconds != c.every || s.LastRun != nil ||
 			s.NextRunAt == nil || !s.NextRunAt.After(time.Now()) || s.Note == nil {

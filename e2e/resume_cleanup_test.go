@@ -38,10 +38,13 @@ func cleanupRuns(t *testing.T, a *app.App, n int) map[string][]workflows.ResumeC
 		if err := run.Get(ctx, &res); err != nil {
 			t.Fatalf("%s: %v", ex.Execution.WorkflowId, err)
 		}
-		// The ID is resume-cleanup:<old key>:<upload id>.
-		id := strings.TrimPrefix(ex.Execution.WorkflowId, "resume-cleanup:")
-		oldKey := id[:strings.LastIndex(id, ":")]
-		out[oldKey] = append(out[oldKey], res)
+		// The ID names the upload only; the old key is in the input.
+		if strings.Contains(ex.Execution.WorkflowId, ".pdf") {
+			t.Fatalf("workflow ID %q names a file", ex.Execution.WorkflowId)
+		}
+		var in workflows.ResumeCleanupInput
+		startedInput(t, a, ex.Execution.WorkflowId, ex.Execution.RunId, &in)
+		out[in.OldKey] = append(out[in.OldKey], res)
 		name := "resume_cleanup_deleted"
 		if !res.Deleted {
 			name = "resume_cleanup_kept"
@@ -49,6 +52,24 @@ func cleanupRuns(t *testing.T, a *app.App, n int) map[string][]workflows.ResumeC
 		testenv.RecordHistory(t, a.Temporal, ex.Execution.WorkflowId, name)
 	}
 	return out
+}
+
+// startedInput decodes a run's input (through the app's payload codec)
+// into v.
+func startedInput(t *testing.T, a *app.App, id, runID string, v any) {
+	t.Helper()
+	it := a.Temporal.GetWorkflowHistory(context.Background(), id, runID, false, 0)
+	ev, err := it.Next()
+	if err != nil {
+		t.Fatalf("history of %s: %v", id, err)
+	}
+	attrs := ev.GetWorkflowExecutionStartedEventAttributes()
+	if attrs == nil || len(attrs.GetInput().GetPayloads()) == 0 {
+		t.Fatalf("%s: first event has no input", id)
+	}
+	if err := a.DataConverter().FromPayload(attrs.GetInput().GetPayloads()[0], v); err != nil {
+		t.Fatalf("%s: decode input: %v", id, err)
+	}
 }
 
 func exists(t *testing.T, a *app.App, key string) bool {

@@ -67,7 +67,7 @@ func TestSweepSchedule(t *testing.T) {
 		('live-limit', now(), 1, now() + interval '1 hour')`)
 
 	s := testSchedule(t, a, schedules.SweepID(a.Config.TaskQueue))
-	out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, []schedules.Schedule{s}, true)
+	out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, []schedules.Schedule{s}, true)
 	if err != nil || !slices.Equal(out.Created, []string{s.ID}) {
 		t.Fatalf("first ensure = %+v, %v; want created", out, err)
 	}
@@ -113,20 +113,20 @@ func TestSweepSchedule(t *testing.T) {
 
 	// Ensured again: nothing new. A changed interval is left alone by a
 	// worker that is not of the current build, and updated by one that is.
-	if out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, []schedules.Schedule{s}, true); err != nil ||
+	if out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, []schedules.Schedule{s}, true); err != nil ||
 		len(out.Created)+len(out.Updated) != 0 || len(out.Unchanged) != 1 {
 		t.Fatalf("second ensure = %+v, %v; want unchanged", out, err)
 	}
 	changed := s
 	changed.Every = 20 * time.Minute
-	if out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, []schedules.Schedule{changed}, false); err != nil ||
+	if out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, []schedules.Schedule{changed}, false); err != nil ||
 		!slices.Equal(out.Left, []string{s.ID}) || len(out.Updated) != 0 {
 		t.Fatalf("changed ensure by a non-owner = %+v, %v; want left", out, err)
 	}
 	if d, err := h.Describe(ctx); err != nil || d.Schedule.Spec.Intervals[0].Every != schedules.SweepEvery {
 		t.Fatalf("a non-owner changed the schedule: %+v %v", d, err)
 	}
-	if out, err := schedules.Ensure(ctx, a.Temporal, a.Config.TaskQueue, []schedules.Schedule{changed}, true); err != nil ||
+	if out, err := schedules.Ensure(ctx, a.Temporal, a.DataConverter(), a.Config.TaskQueue, []schedules.Schedule{changed}, true); err != nil ||
 		!slices.Equal(out.Updated, []string{s.ID}) {
 		t.Fatalf("changed ensure = %+v, %v; want updated", out, err)
 	}

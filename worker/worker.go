@@ -132,6 +132,8 @@ var Workflows = []struct {
 	{"Sweep", workflows.Sweep},
 	{"TermReconcile", workflows.TermReconcile},
 	{"ApplicationWindow", workflows.ApplicationWindow},
+	{"AccountErasure", workflows.AccountErasure},
+	{"Retention", workflows.Retention},
 }
 
 // RegisterWorkflows adds only the workflows (enough for replay), each with

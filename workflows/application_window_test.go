@@ -59,13 +59,13 @@ func newAppWindowRun(t *testing.T) *appWindowRun {
 	env.OnActivity(a.RecordApplicationReminders, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.ApplicationWindowNotice) ([]activities.EmailRef, error) {
 			note("remind")
-			return []activities.EmailRef{{Key: "apply-reminder:1", Kind: "apply_reminder", To: "a@x.test"},
-				{Key: "apply-reminder:2", Kind: "apply_reminder", To: "b@x.test"}}, nil
+			return []activities.EmailRef{{Key: "apply-reminder:1", Kind: "apply_reminder"},
+				{Key: "apply-reminder:2", Kind: "apply_reminder"}}, nil
 		})
 	env.OnActivity(a.RecordApplicationSummary, mock.Anything, mock.Anything).Return(
 		func(_ context.Context, in activities.ApplicationWindowNotice) ([]activities.EmailRef, error) {
 			note("close")
-			return []activities.EmailRef{{Key: "apply-summary:1", Kind: "apply_summary", To: "root@x.test"}}, nil
+			return []activities.EmailRef{{Key: "apply-summary:1", Kind: "apply_summary"}}, nil
 		})
 	env.OnActivity(a.ApplicationWindowDates, mock.Anything, mock.Anything).Return(
 		func(context.Context, uuid.UUID) (activities.ApplicationDates, error) {

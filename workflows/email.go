@@ -11,12 +11,17 @@ import (
 	"hackdesk/activities"
 )
 
-// SendEmailInput is one email to send exactly once per Key.
+// SendEmailInput is one email to send exactly once per Key. The email is
+// recorded (mail.Record) before the workflow starts, with its recipient, so
+// the input names no one: the activities read the address from the record.
 type SendEmailInput struct {
-	Key  string            // idempotency key; the workflow ID is built from it
-	Kind string            // template name (mail.Render)
-	To   string            // recipient address
-	Data map[string]string // template data
+	Key  string // idempotency key; the workflow ID is built from it
+	Kind string // template name (mail.Render)
+	// To and Data are for an email the workflow records itself (a
+	// benchmark's); runs started before addresses left the input carry To
+	// too. Requests never set them.
+	To   string            `json:",omitempty"`
+	Data map[string]string `json:",omitempty"`
 }
 
 // SendEmailResult is the outcome of a SendEmail run.
@@ -85,8 +90,8 @@ func local(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable []stri
 // call between two writes that make it at most once (DeliverEmail), so
 // neither needs a task of its own.
 func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error) {
-	if strings.TrimSpace(in.Key) == "" || strings.TrimSpace(in.To) == "" || in.Kind == "" {
-		return SendEmailResult{}, temporal.NewNonRetryableApplicationError("key, kind and to are required", "BadInput", nil)
+	if strings.TrimSpace(in.Key) == "" || in.Kind == "" || (in.Data != nil && strings.TrimSpace(in.To) == "") {
+		return SendEmailResult{}, temporal.NewNonRetryableApplicationError("key and kind are required (and to, with data)", "BadInput", nil)
 	}
 	logger := workflow.GetLogger(ctx)
 	progress := "recording"
@@ -160,7 +165,7 @@ func sendAll(ctx workflow.Context, refs []activities.EmailRef) error {
 		for bounded && unfinished >= EmailChildrenInFlight {
 			sel.Select(ctx)
 		}
-		req := SendEmailRequest(SendEmailInput{Key: ref.Key, Kind: ref.Kind, To: ref.To})
+		req := SendEmailRequest(SendEmailInput{Key: ref.Key, Kind: ref.Kind})
 		cctx := workflow.WithChildOptions(ctx, workflow.ChildWorkflowOptions{
 			WorkflowID:            req.ID,
 			ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,

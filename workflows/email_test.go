@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/mock"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
-	"go.temporal.io/sdk/worker"
 
 	"hackdesk/activities"
 	hdworker "hackdesk/worker"
@@ -126,7 +125,7 @@ func TestReplay(t *testing.T) {
 	for _, file := range files {
 		t.Run(file, func(t *testing.T) {
 			t.Parallel()
-			r := worker.NewWorkflowReplayer()
+			r := newReplayer(t)
 			hdworker.RegisterWorkflows(r)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, file); err != nil {
 				t.Fatalf("replay %s: %v", file, err)

@@ -48,7 +48,7 @@ func TestHiringFinalization(t *testing.T) {
 		})).Return(func(_ context.Context, w activities.WelcomeInput) ([]activities.EmailRef, error) {
 			refs := make([]activities.EmailRef, len(w.Hires))
 			for i, h := range w.Hires {
-				refs[i] = activities.EmailRef{Key: hiring.WelcomeKey(term, h.ProfileID), Kind: "exec_welcome", To: h.Email}
+				refs[i] = activities.EmailRef{Key: hiring.WelcomeKey(term, h.ProfileID), Kind: "exec_welcome"}
 			}
 			return refs, nil
 		}).Once()

@@ -8,6 +8,8 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"hackdesk/activities"
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/payloadcodec"
 	"hackdesk/workflows"
 )
 
@@ -52,6 +54,12 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/application_window.json", "ApplicationWindow", func(ctx workflow.Context, _ workflows.ApplicationWindowInput) (workflows.ApplicationWindowResult, error) {
 			return workflows.ApplicationWindowResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/account_erasure.json", "AccountErasure", func(ctx workflow.Context, _ workflows.AccountErasureInput) (workflows.AccountErasureResult, error) {
+			return workflows.AccountErasureResult{}, sleepFirst(ctx)
+		}},
+		{"testdata/retention.json", "Retention", func(ctx workflow.Context) (workflows.RetentionResult, error) {
+			return workflows.RetentionResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
 			// The activity before the grace period instead of after it.
 			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
@@ -61,11 +69,29 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			t.Parallel()
-			r := worker.NewWorkflowReplayer()
+			r := newReplayer(t)
 			r.RegisterWorkflowWithOptions(c.changed, workflow.RegisterOptions{Name: c.name})
 			if err := r.ReplayWorkflowHistoryFromJSONFile(nil, c.file); err == nil {
 				t.Fatalf("a changed %s replayed %s without error", c.name, c.file)
 			}
 		})
 	}
+}
+
+// newReplayer is a replayer with the payload codec in place, as every
+// worker has it: plaintext histories (recorded before encryption) and
+// encrypted ones (recorded under testenv.PayloadKeys) must both replay.
+func newReplayer(t *testing.T) worker.WorkflowReplayer {
+	t.Helper()
+	codec, err := payloadcodec.FromEnv(testenv.PayloadKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dc := payloadcodec.DataConverter(codec)
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{
+		DataConverter: dc, FailureConverter: payloadcodec.FailureConverter(dc)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -20,9 +20,12 @@ const (
 	KindEmail     Kind = "email"
 	// KindApplicationWindow is a hackathon edition's application window.
 	KindApplicationWindow Kind = "application-window"
-	// The scheduled workflows: Sweep and TermReconcile.
+	// KindErase is an account's erasure (subject: the profile id).
+	KindErase Kind = "erase"
+	// The scheduled workflows: Sweep, TermReconcile and Retention.
 	KindSweep     Kind = "sweep"
 	KindReconcile Kind = "reconcile"
+	KindRetention Kind = "retention"
 )
 
 // Kinds are every Kind, in the order the operator's page lists them: the
@@ -30,7 +33,7 @@ const (
 // new kind is added here too (a test holds the list complete).
 var Kinds = []Kind{
 	KindHiring, KindReceipt, KindTerm, KindFoundry, KindResume, KindRsvp, KindBroadcast, KindEmail,
-	KindApplicationWindow, KindSweep, KindReconcile,
+	KindApplicationWindow, KindErase, KindSweep, KindReconcile, KindRetention,
 }
 
 // The custom search attributes every workflow carries. The Temporal server

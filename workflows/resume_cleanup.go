@@ -23,16 +23,20 @@ type ResumeCleanupInput struct {
 // ResumeCleanupResult says what happened to the old object.
 type ResumeCleanupResult = ObjectCleanupResult
 
-// ResumeCleanupID is the workflow ID for one replacement.
-func ResumeCleanupID(oldKey string, uploadID uuid.UUID) string {
-	return "resume-cleanup:" + oldKey + ":" + uploadID.String()
+// ResumeCleanupID is the workflow ID for one replacement: the upload that
+// replaced the résumé. The old key holds the applicant's file name, which
+// is personal data, so it travels only in the (encrypted) input. Runs
+// started before this change keep their resume-cleanup:<old key>:<upload
+// id> IDs.
+func ResumeCleanupID(uploadID uuid.UUID) string {
+	return "resume-cleanup:" + uploadID.String()
 }
 
 // ResumeCleanupRequest starts the ResumeCleanup workflow for a replaced
 // resume.
 func ResumeCleanupRequest(in ResumeCleanupInput) Request {
-	return Request{ID: ResumeCleanupID(in.OldKey, in.UploadID), Type: "ResumeCleanup", Input: in, Kind: KindResume,
-		Subject: in.ProfileID.String(), Summary: "Clean up replaced resume " + in.OldKey}
+	return Request{ID: ResumeCleanupID(in.UploadID), Type: "ResumeCleanup", Input: in, Kind: KindResume,
+		Subject: in.ProfileID.String(), Summary: "Clean up replaced resume (upload " + in.UploadID.String() + ")"}
 }
 
 // ResumeCleanup waits out the old links' lifetime, then deletes the old

@@ -1,6 +1,7 @@
 package workflows_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -69,7 +70,12 @@ func TestResumeCleanup(t *testing.T) {
 func TestResumeCleanupID(t *testing.T) {
 	t.Parallel()
 	u := uuid.MustParse("11111111-2222-3333-4444-555555555555")
-	if got := workflows.ResumeCleanupID("p/cv.pdf", u); got != "resume-cleanup:p/cv.pdf:11111111-2222-3333-4444-555555555555" {
+	if got := workflows.ResumeCleanupID(u); got != "resume-cleanup:11111111-2222-3333-4444-555555555555" {
 		t.Fatalf("got %q", got)
+	}
+	// The file name (personal data) is neither in the ID nor the summary.
+	r := workflows.ResumeCleanupRequest(workflows.ResumeCleanupInput{ProfileID: u, OldKey: u.String() + "/Ada Lovelace CV.pdf", UploadID: u})
+	if strings.Contains(r.ID, "Lovelace") || strings.Contains(r.Summary, "Lovelace") || strings.Contains(r.Subject, "Lovelace") {
+		t.Fatalf("request names the file: %+v", r)
 	}
 }

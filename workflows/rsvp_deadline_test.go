@@ -49,9 +49,9 @@ func TestRsvpDeadline(t *testing.T) {
 			return in.Deadline.Equal(deadline) && in.PublicURL == "https://h.test"
 		})).
 			Run(func(mock.Arguments) { remindedAt = env.Now() }).
-			Return([]activities.EmailRef{{Key: "r1", Kind: "rsvp_reminder", To: "a@x.test"}, {Key: "r2", Kind: "rsvp_reminder", To: "b@x.test"}}, nil).Once()
+			Return([]activities.EmailRef{{Key: "r1", Kind: "rsvp_reminder"}, {Key: "r2", Kind: "rsvp_reminder"}}, nil).Once()
 		env.OnActivity(a.RecordOfferEmails, mock.Anything, activities.OfferEmailsInput{BatchID: batch, PublicURL: "https://h.test"}).
-			Return([]activities.EmailRef{{Key: "o1", Kind: "offer", To: "a@x.test"}}, nil).Once()
+			Return([]activities.EmailRef{{Key: "o1", Kind: "offer"}}, nil).Once()
 		var mu sync.Mutex // children run on goroutines of their own
 		sent := map[string]bool{}
 		env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).
@@ -170,7 +170,7 @@ func TestSendAllBoundsChildren(t *testing.T) {
 	env := newRsvpEnv(t)
 	refs := make([]activities.EmailRef, 250)
 	for i := range refs {
-		refs[i] = activities.EmailRef{Key: fmt.Sprintf("offer:%d", i), Kind: "offer", To: fmt.Sprintf("a%d@x.test", i)}
+		refs[i] = activities.EmailRef{Key: fmt.Sprintf("offer:%d", i), Kind: "offer"}
 	}
 	env.OnActivity(a.RecordOfferEmails, mock.Anything, mock.Anything).Return(refs, nil).Once()
 	deadline := env.Now().Add(time.Hour)

@@ -58,9 +58,9 @@ func newTermWindowRun(t *testing.T) *termWindowRun {
 		}
 	}
 	env.OnActivity(a.RecordWindowAnnouncements, mock.Anything, mock.Anything).Run(note("announce")).
-		Return([]activities.EmailRef{{Key: "open-1", Kind: "exec_form_open", To: "a@x.test"}}, nil)
+		Return([]activities.EmailRef{{Key: "open-1", Kind: "exec_form_open"}}, nil)
 	env.OnActivity(a.RecordWindowReminders, mock.Anything, mock.Anything).Run(note("remind")).
-		Return([]activities.EmailRef{{Key: "remind-1", Kind: "exec_form_reminder", To: "a@x.test"}}, nil)
+		Return([]activities.EmailRef{{Key: "remind-1", Kind: "exec_form_reminder"}}, nil)
 	env.OnActivity(a.RecordWindowClosed, mock.Anything, mock.Anything).Run(note("close")).Return(3, nil)
 	env.OnWorkflow(workflows.SendEmail, mock.Anything, mock.Anything).Return(workflows.SendEmailResult{Status: "sent"}, nil)
 	env.OnActivity(a.TermWindowDates, mock.Anything, mock.Anything).Return(func(context.Context, uuid.UUID) (activities.TermDates, error) {

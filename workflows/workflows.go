@@ -70,11 +70,12 @@ func withOptions(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable 
 // that adds a marker to one cannot be rolled back past once a run has
 // recorded it (docs/operations.md, "Releases"). Every other type is pinned
 // to the build that started it and needs no marker. A new long-running
-// workflow is one more line here (AccountErasure joins it when added).
+// workflow is one more line here.
 var AutoUpgrade = []string{
 	"TermWindow",        // from a term's creation to its last window's close: months
 	"RsvpDeadline",      // from the offers to the RSVP deadline: days
 	"ApplicationWindow", // from an edition's creation to its close: months
+	"AccountErasure",    // from a deletion request through its grace period: a week
 }
 
 // VersioningBehavior is how runs of a workflow type follow builds:

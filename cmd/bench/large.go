@@ -191,7 +191,7 @@ func (b *bench) queuePlan(ctx context.Context) error {
 		    SELECT coalesce((SELECT m.team_members FROM applications m
 		                     WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team)
 		SELECT n.id FROM applications n CROSS JOIN mine
-		WHERE n.hackathon_id = hackathon_current_id() AND n.status = 'submitted'
+		WHERE n.hackathon_id = hackathon_current_id() AND n.status = 'submitted' AND n.erased_at IS NULL
 		  AND application_conflict($1, $2::text, mine.team, n.profile_id,
 		          (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
 		  AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)

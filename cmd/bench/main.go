@@ -12,6 +12,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base64"
 	"flag"
 	"fmt"
 	"io"
@@ -81,6 +83,14 @@ func run(ctx context.Context, large bool) error {
 	}
 	defer stack.Close()
 	cfg := stack.Config
+	if cfg.TemporalPayloadKeys == "" {
+		// Payloads are encrypted as in production, with a key of this run.
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return err
+		}
+		cfg.TemporalPayloadKeys = "bench:" + base64.StdEncoding.EncodeToString(key)
+	}
 	shop, err := benchShop(outDir)
 	if err != nil {
 		return err

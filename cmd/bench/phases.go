@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
 
 	"hackdesk/app"
 	"hackdesk/db"
@@ -92,6 +93,10 @@ func (b *bench) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	codecP95, codecRatio, err := b.codecOverhead(ctx)
+	if err != nil {
+		return err
+	}
 	hiringWall, hiringEmails, err := b.hiringFinalization(ctx)
 	if err != nil {
 		return err
@@ -117,6 +122,8 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("leaderboard_p50_ms=%.1f", lbP50),
 		fmt.Sprintf("wf_p95_ms=%.0f", wfP95),
 		fmt.Sprintf("wf_vs_noop=%.2f", wfRatio),
+		fmt.Sprintf("codec_p95_ms=%.0f", codecP95),
+		fmt.Sprintf("codec_vs_plain=%.2f", codecRatio),
 		fmt.Sprintf("hiring_finalize_s=%.1f", hiringWall.Seconds()),
 		fmt.Sprintf("hiring_emails_per_s=%.0f", hiringEmails),
 		fmt.Sprintf("webhooks_per_s=%.0f", receiptsPerS),
@@ -487,6 +494,12 @@ func (b *bench) leaderboard(ctx context.Context, topUp func(ctx context.Context,
 // awaited, and returns how long each took from start to result and the
 // wall time.
 func (b *bench) runWorkflows(ctx context.Context, first, n int, request func(workflows.SendEmailInput) workflows.Request) ([]time.Duration, time.Duration, error) {
+	return b.runWorkflowsOn(ctx, b.a.Temporal, "bench", first, n, request)
+}
+
+// runWorkflowsOn is runWorkflows through client c, with email keys
+// prefix:<i>.
+func (b *bench) runWorkflowsOn(ctx context.Context, c client.Client, prefix string, first, n int, request func(workflows.SendEmailInput) workflows.Request) ([]time.Duration, time.Duration, error) {
 	var next atomic.Int64
 	next.Store(int64(first))
 	var mu sync.Mutex
@@ -503,9 +516,9 @@ func (b *bench) runWorkflows(ctx context.Context, first, n int, request func(wor
 				if i > int64(first+n) {
 					return
 				}
-				key := fmt.Sprintf("bench:%d", i)
+				key := fmt.Sprintf("%s:%d", prefix, i)
 				t := time.Now()
-				run, err := outbox.Start(ctx, b.a.Temporal, b.cfg.TaskQueue, request(
+				run, err := outbox.Start(ctx, c, b.cfg.TaskQueue, request(
 					workflows.SendEmailInput{Key: key, Kind: "notice", To: fmt.Sprintf("bench%d@seed.hackdesk.test", i),
 						Data: map[string]string{"subject": "Bench", "body": "Hello"}}))
 				var res workflows.SendEmailResult

@@ -27,3 +27,7 @@ JOIN questions q ON q.id = a.question_id
 WHERE a.application_id = ANY(@application_ids::uuid[])
 ORDER BY a.application_id,
          EXISTS (SELECT 1 FROM position_questions pq WHERE pq.question_id = q.id), q.created_at, q.id;
+
+-- name: AnswersDeleteFor :execrows
+-- Retention and erasure: the question-bank answers of these applications.
+DELETE FROM application_answers WHERE application_id = ANY(@application_ids::uuid[]);

@@ -90,18 +90,19 @@ WHERE id = $1 AND status = 'draft'
 RETURNING *;
 
 -- name: ApplicationReviewView :one
--- An application as reviewers see it, with the display names of its team.
+-- An application as reviewers see it, with the display names of its team;
+-- an erased person's is not found.
 SELECT sqlc.embed(a),
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
-WHERE a.id = $1;
+WHERE a.id = $1 AND a.erased_at IS NULL;
 
 -- name: ApplicationNextForReviewerView :one
 -- The assignment rule, in the current edition: submitted applications
--- only, none the reviewer has a conflict of interest with
--- (application_conflict: their own, one whose team lists their email, one
--- whose applicant their own application of the edition lists), none they
--- reviewed; fewest reviews first, ties by id. The inner scan follows
+-- only (an erased person's not among them), none the reviewer has a
+-- conflict of interest with (application_conflict: their own, one whose
+-- team lists their email, one whose applicant their own application of
+-- the edition lists), none they reviewed; fewest reviews first, ties by id. The inner scan follows
 -- applications_queue_idx, tests the conflict on the row it is on (an
 -- inlined expression; the applicant's email is looked up only for a
 -- reviewer whose own application lists someone) and probes the
@@ -119,7 +120,7 @@ FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n CROSS JOIN mine
     WHERE n.hackathon_id = hackathon_current_id()
-      AND n.status = 'submitted'
+      AND n.status = 'submitted' AND n.erased_at IS NULL
       AND application_conflict(@reviewer_id, @reviewer_email::text, mine.team, n.profile_id,
               (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
       AND NOT EXISTS (
@@ -132,17 +133,19 @@ WHERE a.id = (
 -- edition (and whether that is the current one), and what the
 -- conflict-of-interest rule (package coi) reads: the applicant, their
 -- email and the team list, and the team list of the actor's own
--- application in the same edition ('' when none).
+-- application in the same edition ('' when none). An erased person's
+-- application is not found.
 SELECT a.status, a.profile_id, p.email AS applicant_email, a.team_members, a.hackathon_id,
        (a.hackathon_id = hackathon_current_id())::boolean AS current,
        coalesce(m.team_members, '')::text AS actor_team
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
 LEFT JOIN applications m ON m.profile_id = @actor_id AND m.hackathon_id = a.hackathon_id
-WHERE a.id = @application_id;
+WHERE a.id = @application_id AND a.erased_at IS NULL;
 
 -- name: AdminApplicationList :many
--- The admin applications table of one edition: one row per application with the
+-- The admin applications table of one edition (an erased person's
+-- applications left out): one row per application with the
 -- applicant's name, filtered by status and a case-insensitive substring of
 -- the shown email or name (the caller passes an escaped, lowercased LIKE
 -- pattern), sorted by one whitelisted column. The scores of an
@@ -174,7 +177,7 @@ LEFT JOIN applications m ON m.profile_id = @actor_id AND m.hackathon_id = @hacka
 LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = @hackathon_id
     AND application_conflict(@actor_id, @actor_email::text, coalesce(m.team_members, ''),
             a.profile_id, p.email, a.team_members) = ''
-WHERE a.hackathon_id = @hackathon_id
+WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
   AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
@@ -204,7 +207,7 @@ LIMIT @page_limit OFFSET @page_offset;
 -- The number of rows AdminApplicationList pages through.
 SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = @hackathon_id
+WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
   AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
@@ -213,13 +216,14 @@ WHERE a.hackathon_id = @hackathon_id
 -- name: DecisionLockApplications :many
 -- Locks the applications of one edition a decision batch names, in id
 -- order so that two overlapping batches never deadlock, with the
--- applicant's email (the conflict-of-interest rule reads it). db_now is
+-- applicant's email (the conflict-of-interest rule reads it). An erased
+-- person's application is not found. db_now is
 -- the transaction's clock, against which the RSVP deadline is checked.
 SELECT a.id, a.profile_id, p.email AS applicant_email, a.team_members, a.status, a.decision, a.rsvp,
        now()::timestamptz AS db_now
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-WHERE a.id = ANY(@ids::uuid[]) AND a.hackathon_id = @hackathon_id
+WHERE a.id = ANY(@ids::uuid[]) AND a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
 ORDER BY a.id
 FOR UPDATE OF a;
 
@@ -229,7 +233,7 @@ FOR UPDATE OF a;
 -- decision read from the same snapshot. The row guard repeats the rules.
 WITH prev AS (
     SELECT id, decision FROM applications
-    WHERE id = ANY(@ids::uuid[]) AND status = 'submitted' AND rsvp IS NULL
+    WHERE id = ANY(@ids::uuid[]) AND status = 'submitted' AND rsvp IS NULL AND erased_at IS NULL
 ), changed AS (
     UPDATE applications a
     SET decision = @decision::text, decided_at = now(), rsvp_deadline = sqlc.narg(rsvp_deadline)::timestamptz,
@@ -284,9 +288,10 @@ RETURNING id;
 
 -- name: RsvpWaitlistHead :many
 -- The first n waitlisted applications of an edition, in the order they
--- were waitlisted.
+-- were waitlisted (an erased person's are passed over).
 SELECT a.id FROM applications a
 WHERE a.hackathon_id = @hackathon_id AND a.decision = 'waitlist' AND a.status = 'submitted'
+  AND a.erased_at IS NULL
 ORDER BY a.decided_at, a.id
 LIMIT @n
 FOR UPDATE SKIP LOCKED;
@@ -321,6 +326,65 @@ SELECT a.hackathon_id FROM application_events e JOIN applications a ON a.id = e.
 WHERE e.kind = 'decision' AND e.detail->>'batch_id' = @batch_id::text
 ORDER BY e.id
 LIMIT 1;
+
+-- name: ApplicationsPurge :many
+-- Strips the given applications of every field that could name their
+-- person (contact, demographics, education, experience, links, résumé,
+-- answers, team), keeping status, decision, RSVP, review counts and dates:
+-- retention (erase false) and an erasure (erase true, which also takes
+-- them out of the queue, the admin table and open work). The caller has
+-- deleted their résumé objects and question-bank answers. Safe to repeat.
+UPDATE applications
+SET email = NULL, phone = NULL, discord = NULL, tshirt_size = NULL, dietary_restrictions = NULL,
+    age = NULL, country = NULL, gender = NULL, ethnicity = NULL, university = NULL, program = NULL,
+    year_of_study = NULL, experience_level = NULL, hackathons_attended = NULL, github_url = NULL,
+    linkedin_url = NULL, website_url = NULL, resume_key = NULL, resume_name = NULL, resume_type = NULL,
+    q1_answer = NULL, q2_answer = NULL, team_members = '',
+    purged_at = coalesce(purged_at, now()),
+    erased_at = CASE WHEN @erase::boolean THEN coalesce(erased_at, now()) ELSE erased_at END
+WHERE id = ANY(@ids::uuid[])
+RETURNING id;
+
+-- name: ApplicationsByProfile :many
+-- An erasure: the person's applications in every edition, with their
+-- résumé keys, locked.
+SELECT id, resume_key FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE;
+
+-- name: ApplicationsDeclineOpenOffers :many
+-- An erasure: the person's unanswered offers whose deadline is ahead count
+-- as declined; their batch's RsvpDeadline run frees the places at the
+-- deadline as it does for expired ones (ExpireOffers counts them).
+UPDATE applications SET rsvp = 'declined', rsvp_at = now(), updated_at = now()
+WHERE profile_id = $1 AND decision = 'offer' AND rsvp IS NULL AND now() < rsvp_deadline
+RETURNING id;
+
+-- name: RsvpErasedOffers :one
+-- How many offers of a decision batch (ids) were declined by their
+-- person's erasure before the deadline: places freed like expired ones.
+SELECT count(*)::integer FROM applications
+WHERE id = ANY(@ids::uuid[]) AND decision = 'offer' AND rsvp = 'declined'
+  AND erased_at IS NOT NULL AND rsvp_at <= rsvp_deadline;
+
+-- name: ApplicationsRemoveTeamMember :execrows
+-- An erasure: the address leaves every team list that names it (the
+-- others in each list keep their order).
+UPDATE applications
+SET team_members = coalesce((
+        SELECT string_agg(btrim(t.m), ',' ORDER BY t.ord)
+        FROM unnest(string_to_array(team_members, ',')) WITH ORDINALITY AS t(m, ord)
+        WHERE lower(btrim(t.m)) <> lower(@email::text)), ''),
+    updated_at = now()
+WHERE team_lists_email(team_members, @email::text);
+
+-- name: ApplicationsRetentionBatch :many
+-- Retention: up to max_rows applications not yet purged of editions that
+-- ended (or, with no end, closed) before @ended_before, with their résumé
+-- keys.
+SELECT a.id, a.resume_key FROM hackathons h
+JOIN applications a ON a.hackathon_id = h.id AND a.purged_at IS NULL
+WHERE coalesce(h.ends_at, h.applications_close_at) < @ended_before
+ORDER BY a.hackathon_id, a.id
+LIMIT @max_rows;
 
 -- name: ApplicationTeamIn :one
 -- The team list of the profile's application in one edition, '' when it

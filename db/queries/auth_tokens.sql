@@ -23,3 +23,11 @@ SELECT t.id, t.profile_id, p.email, p.display_name
 FROM auth_tokens t
 JOIN profiles p ON p.id = t.profile_id
 WHERE t.token_hash = @token_hash AND t.purpose = @purpose AND t.used_at IS NULL AND t.expires_at > now();
+
+-- name: AuthTokensDeleteForProfile :execrows
+-- An erasure: every token of the account goes.
+DELETE FROM auth_tokens WHERE profile_id = $1;
+
+-- name: AuthTokensDeleteSpent :execrows
+-- Retention: used and expired tokens go at once.
+DELETE FROM auth_tokens WHERE used_at IS NOT NULL OR expires_at <= now();

@@ -51,3 +51,31 @@ WHERE broadcast_id = @broadcast_id AND seq BETWEEN @first::integer AND @last::in
 
 -- name: BroadcastRecipientsDelete :execrows
 DELETE FROM broadcast_recipients WHERE broadcast_id = $1;
+
+-- name: BroadcastRecipientsErase :execrows
+-- An erasure: the person's pending places in running broadcasts are
+-- skipped (counted on their broadcasts) and every recipient row of theirs
+-- loses the address. The two updates touch disjoint rows (pending in the
+-- statement's snapshot, and the others).
+WITH skipped AS (
+    UPDATE broadcast_recipients sr SET status = 'skipped', email = ''
+    WHERE sr.profile_id = @profile_id::uuid AND sr.status = 'pending'
+    RETURNING sr.broadcast_id
+), counted AS (
+    UPDATE broadcasts b SET skipped = b.skipped + c.n
+    FROM (SELECT broadcast_id, count(*)::integer AS n FROM skipped GROUP BY broadcast_id) c
+    WHERE b.id = c.broadcast_id
+    RETURNING b.id
+)
+UPDATE broadcast_recipients er SET email = ''
+WHERE er.profile_id = @profile_id::uuid AND er.status <> 'pending' AND er.email <> '';
+
+-- name: BroadcastRecipientsLive :many
+-- Of a batch's recipients, those whose account is not being erased, with
+-- the account's current address; each account row is share-locked until
+-- the batch's recording commits, so an erasure beginning meanwhile waits
+-- for it (and then purges what it recorded).
+SELECT p.id, p.email FROM profiles p
+WHERE p.id = ANY(@profile_ids::uuid[]) AND p.erasing_at IS NULL
+ORDER BY p.id
+FOR SHARE;

@@ -57,3 +57,34 @@ LIMIT @page_limit OFFSET @page_offset;
 SELECT count(*) FROM emails
 WHERE (sqlc.narg('to_address')::text IS NULL OR lower(to_address) = lower(sqlc.narg('to_address')::text))
   AND (sqlc.narg('kind')::text IS NULL OR kind = sqlc.narg('kind')::text);
+
+-- name: EmailInsertSuppressed :execrows
+-- Records, under its key, an email that is never to be sent: its
+-- recipient's account is being erased. The row is failed and blank (so
+-- the SendEmail run for the key ends at once and nothing of the person is
+-- stored); a key recorded before changes nothing.
+INSERT INTO emails (idempotency_key, kind, to_address, subject, text_body, html_body, status, purged_at)
+VALUES (@idempotency_key, @kind, '', '', '', '', 'failed', now())
+ON CONFLICT (idempotency_key) DO NOTHING;
+
+-- name: EmailsPurgeForAddress :execrows
+-- An erasure: every email to the address loses its address, subject and
+-- bodies (key, kind and status stay, so each key is still sent once); one
+-- not yet sent never will be.
+UPDATE emails
+SET to_address = '', subject = '', text_body = '', html_body = '', last_error = NULL,
+    status = CASE WHEN status = 'pending' THEN 'failed' ELSE status END,
+    purged_at = now(), updated_at = now()
+WHERE lower(to_address) = lower(@address::text) AND purged_at IS NULL;
+
+-- name: EmailsPurgeOlderThan :execrows
+-- Retention: up to max_rows settled (sent or failed) emails recorded
+-- before @before lose their address, subject and bodies.
+UPDATE emails
+SET to_address = '', subject = '', text_body = '', html_body = '', last_error = NULL, purged_at = now()
+WHERE id IN (
+    SELECT e.id FROM emails e
+    WHERE e.purged_at IS NULL AND e.created_at < @before AND e.status IN ('sent', 'failed')
+    ORDER BY e.created_at
+    LIMIT @max_rows
+    FOR UPDATE SKIP LOCKED);

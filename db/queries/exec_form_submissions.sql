@@ -54,3 +54,19 @@ WHERE e.term_id = @role_term_id AND (e.active OR @include_ended::boolean)
       SELECT 1 FROM exec_form_submissions s
       WHERE s.term_id = @term_id AND s.profile_id = p.id AND s.kind = @kind))
 ORDER BY p.email;
+
+-- name: ExecFormSubmissionKeysByProfile :many
+-- An erasure: the person's submissions and their headshots' keys.
+SELECT id, headshot_key FROM exec_form_submissions WHERE profile_id = $1 ORDER BY id;
+
+-- name: ExecFormSubmissionsRetentionBatch :many
+-- Retention: up to max_rows submissions of terms that ended before
+-- @ended_before, with their headshots' keys.
+SELECT s.id, s.headshot_key FROM exec_form_submissions s
+JOIN terms t ON t.id = s.term_id
+WHERE t.ends_on < @ended_before::date
+ORDER BY s.id
+LIMIT @max_rows;
+
+-- name: ExecFormSubmissionsDelete :execrows
+DELETE FROM exec_form_submissions WHERE id = ANY(@ids::uuid[]);

@@ -37,3 +37,12 @@ SELECT EXISTS (
     SELECT 1 FROM exec_roles
     WHERE profile_id = @profile_id AND term_id = @term_id AND (active OR @include_ended::boolean)
 ) AS held;
+
+-- name: ExecRoleInHiringTerm :one
+-- Whether a person holds an active exec role of the hiring term (the term
+-- that starts last): such an account cannot be erased.
+SELECT EXISTS (
+    SELECT 1 FROM exec_roles e
+    WHERE e.profile_id = $1 AND e.active
+      AND e.term_id = (SELECT t.id FROM terms t ORDER BY t.starts_on DESC, t.created_at DESC LIMIT 1)
+) AS held;

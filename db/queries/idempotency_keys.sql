@@ -19,3 +19,7 @@ WHERE actor_id = @actor_id AND route = @route AND key = @key;
 DELETE FROM idempotency_keys k
 USING (SELECT o.actor_id, o.route, o.key FROM idempotency_keys o WHERE o.created_at < sqlc.arg(before)::timestamptz LIMIT @batch_size) old
 WHERE k.actor_id = old.actor_id AND k.route = old.route AND k.key = old.key;
+
+-- name: IdempotencyKeysDeleteForActor :execrows
+-- An erasure: the stored answers of the person's requests go.
+DELETE FROM idempotency_keys WHERE actor_id = $1;

@@ -47,9 +47,10 @@ WHERE p.id = $1;
 -- a word of the display name or of the email's local part (search_words,
 -- migration 00041) starting the LIKE pattern (db.LikeWordPrefix of the
 -- query's words); alphabetical, at most max_rows. The domain is never
--- searched. Both expressions are in profiles_search_words_idx.
+-- searched. Both expressions are in profiles_search_words_idx. An account
+-- locked for erasure is not found.
 SELECT id, email, display_name FROM profiles
-WHERE email_confirmed_at IS NOT NULL
+WHERE email_confirmed_at IS NOT NULL AND erase_at IS NULL
   AND id <> @caller_id
   AND (search_words(display_name) LIKE @pattern::text
        OR search_words(split_part(email, '@', 1)) LIKE @pattern::text)
@@ -58,15 +59,17 @@ LIMIT @max_rows;
 
 -- name: ProfileSearchByEmail :many
 -- Team-member search by a whole email address (lower case): the confirmed
--- account that has it, unless it is the caller's.
+-- account that has it, unless it is the caller's or locked for erasure.
 SELECT id, email, display_name FROM profiles
-WHERE email_confirmed_at IS NOT NULL
+WHERE email_confirmed_at IS NOT NULL AND erase_at IS NULL
   AND id <> @caller_id
   AND lower(email) = @email::text;
 
 -- name: ProfilesConfirmedByEmails :many
+-- The confirmed accounts of these addresses (an account locked for
+-- erasure is not one: nobody adds it to a team).
 SELECT id, email, display_name FROM profiles
-WHERE email_confirmed_at IS NOT NULL AND lower(email) = ANY(@emails::text[]);
+WHERE email_confirmed_at IS NOT NULL AND erase_at IS NULL AND lower(email) = ANY(@emails::text[]);
 
 -- name: ProfilePromoteAdmin :execrows
 -- Makes a member an admin; an admin or superadmin keeps their role.
@@ -124,3 +127,77 @@ FROM profiles p
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
      AND e.term_id = (SELECT t.id FROM terms t WHERE t.active)
 WHERE p.id = $1;
+
+-- name: ProfileLockForErasure :one
+-- The account and its erasure state, locked until the transaction ends:
+-- DELETE /api/me, "Keep my account" and the erasure's first step run one
+-- after the other on it. db_now is the transaction's clock.
+SELECT id, email, display_name, password_hash, role, email_confirmed_at,
+       erase_requested_at, erase_at, erasing_at, erased_at, now()::timestamptz AS db_now
+FROM profiles WHERE id = $1 FOR UPDATE;
+
+-- name: ProfileScheduleErasure :one
+-- Locks the account for erasure grace_seconds from now; an account already
+-- scheduled keeps its date.
+UPDATE profiles
+SET erase_requested_at = coalesce(erase_requested_at, now()),
+    erase_at = coalesce(erase_at, now() + make_interval(secs => @grace_seconds::float8)),
+    updated_at = now()
+WHERE id = @id
+RETURNING erase_at::timestamptz AS erase_at;
+
+-- name: ProfileCancelErasure :execrows
+-- "Keep my account": the erasure is cancelled unless it has begun.
+UPDATE profiles SET erase_requested_at = NULL, erase_at = NULL, updated_at = now()
+WHERE id = $1 AND erase_at IS NOT NULL AND erasing_at IS NULL;
+
+-- name: ProfileErasureState :one
+-- Where an account's erasure stands, by the database's clock.
+SELECT erase_at, erasing_at, erased_at, now()::timestamptz AS db_now FROM profiles WHERE id = $1;
+
+-- name: ProfileBeginErasure :exec
+-- The erasure has begun: from now on the account cannot be kept and no
+-- email is recorded for its address.
+UPDATE profiles SET erasing_at = coalesce(erasing_at, now()), updated_at = now()
+WHERE id = $1 AND erase_at IS NOT NULL;
+
+-- name: ProfileTombstone :execrows
+-- The erasure's last step: the profile stays as a tombstone (foreign keys,
+-- counters, reviews written and payment records stay whole) with nothing
+-- of the person: an address under .invalid (RFC 6761) naming only the id.
+UPDATE profiles
+SET email = 'erased-' || id::text || '@erased.invalid', display_name = NULL, password_hash = '',
+    role = 'member', marketing_opt_in = false, email_confirmed_at = NULL,
+    erased_at = coalesce(erased_at, now()), updated_at = now()
+WHERE id = $1 AND erasing_at IS NOT NULL;
+
+-- name: ProfileErasures :many
+-- The operator page's erasures: those scheduled or under way, and those
+-- finished in the last 30 days; the soonest first.
+SELECT id, erase_requested_at::timestamptz AS erase_requested_at, erase_at::timestamptz AS erase_at,
+       erasing_at, erased_at
+FROM profiles
+WHERE erase_at IS NOT NULL AND (erased_at IS NULL OR erased_at > now() - interval '30 days')
+ORDER BY (erased_at IS NOT NULL), erase_at, id
+LIMIT 100;
+
+-- name: ProfileSuperadminCount :one
+-- Superadmins other than one account, their rows locked like
+-- ProfileSuperadminsLock's: an erasure of the last one is refused.
+SELECT count(*)::integer FROM (
+    SELECT id FROM profiles WHERE role = 'superadmin' AND id <> @id AND erase_at IS NULL ORDER BY id FOR UPDATE
+) s;
+
+-- name: ProfileErasingByEmail :one
+-- Whether the account of an address is being erased (or is a tombstone's
+-- address), its row share-locked until the transaction ends: recording an
+-- email and an erasure's beginning run one after the other, so an email is
+-- either recorded before the erasure begins (and purged by it) or
+-- suppressed.
+SELECT (erasing_at IS NOT NULL)::boolean AS erasing FROM profiles
+WHERE lower(email) = lower(@email::text)
+FOR SHARE;
+
+-- name: ProfilePasswordHash :one
+-- The account's password hash, to check a password before an erasure.
+SELECT password_hash FROM profiles WHERE id = $1;

@@ -46,3 +46,23 @@ LIMIT @page_size OFFSET @page_offset;
 -- name: ReceiptCount :one
 SELECT count(*) FROM receipts
 WHERE sqlc.narg(status)::text IS NULL OR status = sqlc.narg(status)::text;
+
+-- name: ReceiptsEraseForPerson :execrows
+-- An erasure: the person's receipts (by their customer email, or paying one
+-- of their memberships) lose the raw email and the address; the payment
+-- record (transaction, amount, term, status) stays.
+UPDATE receipts
+SET customer_email = '', raw = ''::bytea, purged_at = coalesce(purged_at, now()), updated_at = now()
+WHERE (customer_email <> '' AND lower(customer_email) = lower(@email::text))
+   OR id IN (SELECT m.receipt_id FROM memberships m WHERE m.profile_id = @profile_id AND m.receipt_id IS NOT NULL);
+
+-- name: ReceiptsPurgeSettled :execrows
+-- Retention: up to max_rows receipts settled (processed, rejected or a
+-- duplicate) before @before lose their raw email.
+UPDATE receipts SET raw = ''::bytea, purged_at = now()
+WHERE id IN (
+    SELECT r.id FROM receipts r
+    WHERE r.purged_at IS NULL AND r.status IN ('processed', 'rejected', 'duplicate') AND r.updated_at < @before
+    ORDER BY r.updated_at
+    LIMIT @max_rows
+    FOR UPDATE SKIP LOCKED);

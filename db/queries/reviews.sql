@@ -15,7 +15,7 @@ WITH ins AS (
     FROM applications a
     JOIN profiles p ON p.id = a.profile_id
     LEFT JOIN applications m ON m.profile_id = @reviewer_id AND m.hackathon_id = a.hackathon_id
-    WHERE a.id = @application_id AND a.status = 'submitted'
+    WHERE a.id = @application_id AND a.status = 'submitted' AND a.erased_at IS NULL
       AND a.hackathon_id = hackathon_current_id()
       AND application_conflict(@reviewer_id, @reviewer_email::text, coalesce(m.team_members, ''),
               a.profile_id, p.email, a.team_members) = ''

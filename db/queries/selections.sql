@@ -35,7 +35,8 @@ VALUES (@selection_id, @actor_id, @from_status, @to_status);
 SELECT * FROM selection_events WHERE selection_id = $1 ORDER BY id;
 
 -- name: SelectionReviewList :many
--- The review queue of a term: every selection, or a VP's subteam's only,
+-- The review queue of a term (an erased person's selections left out):
+-- every selection, or a VP's subteam's only,
 -- filtered by status, position and a name or email match; oldest change
 -- first. total is the count before paging.
 SELECT s.id, s.application_id, s.status, s.updated_at,
@@ -47,7 +48,7 @@ FROM selections s
 JOIN positions p ON p.id = s.position_id
 JOIN applications a ON a.id = s.application_id
 JOIN profiles pr ON pr.id = a.profile_id
-WHERE s.term_id = @term_id
+WHERE s.term_id = @term_id AND a.erased_at IS NULL
   AND (sqlc.narg(subteam)::text IS NULL OR p.subteam = sqlc.narg(subteam)::text)
   AND (sqlc.narg(status)::text IS NULL OR s.status = sqlc.narg(status)::text)
   AND (sqlc.narg(position_id)::uuid IS NULL OR s.position_id = sqlc.narg(position_id)::uuid)
@@ -57,7 +58,8 @@ ORDER BY s.updated_at, s.id
 LIMIT @max_rows OFFSET @skip;
 
 -- name: SelectionHiringList :many
--- Every selection of a term with its applicant, for the President's board.
+-- Every selection of a term with its applicant, for the President's board
+-- (an erased person's left out).
 SELECT s.id, s.application_id, s.status, s.updated_at,
        p.id AS position_id, p.title AS position_title, p.subteam AS position_subteam,
        a.profile_id, pr.display_name, pr.email
@@ -65,7 +67,7 @@ FROM selections s
 JOIN positions p ON p.id = s.position_id
 JOIN applications a ON a.id = s.application_id
 JOIN profiles pr ON pr.id = a.profile_id
-WHERE s.term_id = @term_id
+WHERE s.term_id = @term_id AND a.erased_at IS NULL
 ORDER BY lower(coalesce(pr.display_name, pr.email)), a.id, p.subteam, p.title, s.id;
 
 -- name: SelectionAccepted :many

@@ -18,7 +18,9 @@ JOIN profiles p ON p.id = s.profile_id
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
 WHERE s.token_hash = @token_hash
   AND s.revoked_at IS NULL
-  AND s.expires_at > now();
+  AND s.expires_at > now()
+  -- an account locked for erasure has no live session
+  AND p.erase_at IS NULL;
 
 -- name: SessionTouch :exec
 UPDATE sessions SET last_seen_at = now() WHERE id = $1;
@@ -47,3 +49,13 @@ UPDATE sessions
 SET revoked_at = now()
 WHERE profile_id = @profile_id AND id <> @keep_id AND revoked_at IS NULL
 RETURNING created_at, last_seen_at, expires_at, now()::timestamptz AS db_now;
+
+-- name: SessionsDeleteForProfile :execrows
+-- An erasure: every session of the account goes.
+DELETE FROM sessions WHERE profile_id = $1;
+
+-- name: SessionsDeleteExpired :execrows
+-- Retention: sessions revoked, past their absolute expiry, or unused for
+-- longer than any role's idle limit (a week) go at once.
+DELETE FROM sessions
+WHERE expires_at <= now() OR revoked_at IS NOT NULL OR last_seen_at < now() - interval '7 days';

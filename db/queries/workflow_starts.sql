@@ -37,3 +37,26 @@ WHERE started_at IS NULL;
 -- name: WorkflowStartGet :one
 -- The original start of a workflow id (not a retry).
 SELECT * FROM workflow_starts WHERE workflow_id = @workflow_id AND signal IS NULL AND retry = 0;
+
+-- name: WorkflowStartsClearInputs :execrows
+-- Retention: up to max_rows started rows queued before @before lose their
+-- input (the row stays for the start-once index).
+UPDATE workflow_starts
+SET input = '{}'::jsonb, signal_input = CASE WHEN signal_input IS NULL THEN NULL ELSE '{}'::jsonb END,
+    last_error = NULL, input_cleared_at = now()
+WHERE id IN (
+    SELECT w.id FROM workflow_starts w
+    WHERE w.input_cleared_at IS NULL AND w.started_at IS NOT NULL AND w.created_at < @before
+    ORDER BY w.created_at
+    LIMIT @max_rows
+    FOR UPDATE SKIP LOCKED);
+
+-- name: WorkflowStartsClearInputsMentioning :execrows
+-- An erasure: started rows whose input or signal names the person (their
+-- id, which résumé keys start with, or their address) lose it now.
+UPDATE workflow_starts
+SET input = '{}'::jsonb, signal_input = CASE WHEN signal_input IS NULL THEN NULL ELSE '{}'::jsonb END,
+    last_error = NULL, input_cleared_at = now()
+WHERE started_at IS NOT NULL AND input_cleared_at IS NULL
+  AND (strpos(lower(input::text || coalesce(signal_input::text, '')), lower(@profile_id::text)) > 0
+       OR strpos(lower(input::text || coalesce(signal_input::text, '')), lower(@email::text)) > 0);

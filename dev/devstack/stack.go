@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"hackdesk/internal/platform/config"
 )
@@ -75,9 +77,14 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		if o.TemporalInMemory {
 			dbFile = ""
 		}
+		codec, err := s.codecEndpoint()
+		if err != nil {
+			return nil, err
+		}
 		s.temporal, err = StartTemporal(ctx, TemporalOptions{
 			Bin: bin, DBFile: dbFile, Port: o.TemporalPort,
 			UIPort: o.TemporalUIPort, LogPath: filepath.Join(logs, "temporal.log"),
+			UICodecEndpoint: codec,
 		})
 		if err != nil {
 			return nil, err
@@ -104,6 +111,28 @@ func Start(ctx context.Context, o Options) (_ *Stack, err error) {
 		s.Config.S3AccessKey, s.Config.S3SecretKey = s.s3.AccessKey, s.s3.SecretKey
 	}
 	return s, nil
+}
+
+// codecEndpoint is the API's codec server for the dev Web UI, so a
+// signed-in superadmin reads decoded payloads there. The UI learns it at
+// start, so an API address with port 0 gets its free port now.
+func (s *Stack) codecEndpoint() (string, error) {
+	host, port, err := net.SplitHostPort(s.Config.HTTPAddr)
+	if err != nil {
+		return "", fmt.Errorf("HTTP_ADDR %q: %w", s.Config.HTTPAddr, err)
+	}
+	if port == "0" {
+		p, err := FreePort()
+		if err != nil {
+			return "", err
+		}
+		port = strconv.Itoa(p)
+		s.Config.HTTPAddr = net.JoinHostPort(host, port)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/api/temporal/codec", nil
 }
 
 // prepareDataDir makes the data directory private (0700; an existing one

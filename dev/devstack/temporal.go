@@ -25,6 +25,10 @@ type TemporalOptions struct {
 	Port    int    // gRPC frontend; 0 picks a free port
 	UIPort  int    // Web UI; 0 picks a free port
 	LogPath string
+	// UICodecEndpoint is the codec server the Web UI decodes payloads
+	// with (the API's /api/temporal/codec); empty: none, and the UI shows
+	// ciphertext.
+	UICodecEndpoint string
 }
 
 // Temporal is a running dev server.
@@ -81,6 +85,9 @@ func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	}
 	if o.DBFile != "" {
 		args = append(args, "--db-filename", o.DBFile)
+	}
+	if o.UICodecEndpoint != "" {
+		args = append(args, "--ui-codec-endpoint", o.UICodecEndpoint)
 	}
 	cmd := exec.Command(o.Bin, args...)
 	proc, err := startProcess("temporal", cmd, o.LogPath, syscall.SIGTERM)

@@ -107,6 +107,7 @@ func (e *Env) environment(dbProxy, temporalAddr string) []string {
 		"GITHUB_API_URL="+s.github.URL(),
 		"RESUME_CLEANUP_GRACE=3s",
 		"SIGNING_KEY="+s.signingKey,
+		"TEMPORAL_PAYLOAD_KEYS="+s.payloadKeys,
 		"WEBHOOK_SIGNING_KEY="+s.shop.WebhookKey,
 		"RECEIPT_SENDER_DOMAINS="+receipttest.DevShopDomain,
 		"DKIM_TXT_FILE="+s.shop.TXTFile,

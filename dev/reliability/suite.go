@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"hackdesk/internal/platform/payloadcodec"
 	"log/slog"
 	mrand "math/rand/v2"
 	"net"
@@ -66,6 +67,8 @@ type Suite struct {
 	envs int // scenario databases made so far
 	// signingKey is SIGNING_KEY for every process.
 	signingKey string
+	// payloadKeys is TEMPORAL_PAYLOAD_KEYS for every process.
+	payloadKeys string
 	// shop is the stand-in campus shop whose signed receipts the
 	// membership webhook accepts.
 	shop app.DevShop
@@ -86,6 +89,10 @@ func StartSuite(ctx context.Context, root string) (_ *Suite, err error) {
 	}
 	s := &Suite{root: root, dataDir: dir, binDir: filepath.Join(root, "bin"), listen: map[string]string{},
 		signingKey: base64.StdEncoding.EncodeToString(key)}
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	s.payloadKeys = "rel:" + base64.StdEncoding.EncodeToString(key)
 	defer func() {
 		if err != nil {
 			s.Close()
@@ -137,8 +144,14 @@ func StartSuite(ctx context.Context, root string) (_ *Suite, err error) {
 	if err := s.github.Start("127.0.0.1:0"); err != nil {
 		return nil, err
 	}
+	codec, err := payloadcodec.FromEnv(s.payloadKeys)
+	if err != nil {
+		return nil, err
+	}
+	dc := payloadcodec.DataConverter(codec)
 	s.Temporal, err = client.DialContext(ctx, client.Options{HostPort: s.temporal.Address,
-		Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+		Logger:        sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)),
+		DataConverter: dc, FailureConverter: payloadcodec.FailureConverter(dc)})
 	if err != nil {
 		return nil, err
 	}

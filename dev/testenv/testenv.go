@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hackdesk/internal/platform/payloadcodec"
 	"log/slog"
 	"net/url"
 	"os"
@@ -43,6 +44,11 @@ const TimeZone = "America/St_Johns"
 const templateDB = "hackdesk_template"
 
 var (
+	// PayloadKeys is the TEMPORAL_PAYLOAD_KEYS of every test's Config: a
+	// fixed test key (32 zero bytes), the one the replay tests decode
+	// recorded histories with, so a history recorded from a test run
+	// (RECORD_HISTORIES=1) stays encrypted and replays.
+	PayloadKeys = "test:" + base64.StdEncoding.EncodeToString(make([]byte, 32))
 	// signingKey is the SIGNING_KEY of every test's Config.
 	signingKey = base64.StdEncoding.EncodeToString([]byte(randomHex(16)))
 	shared     *devstack.Stack
@@ -217,7 +223,8 @@ func Store(t testing.TB) *db.Store {
 
 // Config is a configuration for one test: a fresh database, the shared
 // Temporal server and bucket, a private task queue, the log mail driver,
-// a two-second grace before replaced resumes are deleted, and the
+// a two-second grace before replaced resumes are deleted, a short pause
+// before an erasure's tombstone, and the
 // stand-in GitHub (FakeGitHub) as code host.
 func Config(t testing.TB) config.Config {
 	t.Helper()
@@ -228,9 +235,11 @@ func Config(t testing.TB) config.Config {
 	cfg.PublicURL = "http://hackdesk.test"
 	cfg.MailDriver = "log"
 	cfg.ResumeCleanupGrace = 2 * time.Second
+	cfg.ErasureSettle = 200 * time.Millisecond
 	cfg.GitHubToken, cfg.GitHubOrg, cfg.GitHubAPIURL = gitHub.Token(), gitHub.Org(), gitHub.URL()
 	cfg.FoundryPollInterval = 200 * time.Millisecond
 	cfg.SigningKey = signingKey
+	cfg.TemporalPayloadKeys = PayloadKeys
 	cfg.WebhookSigningKey = shop.WebhookKey
 	cfg.ReceiptSenderDomains = []string{receipttest.DevShopDomain}
 	cfg.DKIMTXTFile = shop.TXTFile
@@ -303,11 +312,19 @@ func randomHex(n int) string {
 	return hex.EncodeToString(b)
 }
 
-// Temporal dials the shared Temporal server for t (closed when t ends).
+// Temporal dials the shared Temporal server for t (closed when t ends),
+// with the payload codec of cfg, as the app's own client has.
 func Temporal(t testing.TB, cfg config.Config) client.Client {
 	t.Helper()
+	codec, err := payloadcodec.FromEnv(cfg.TemporalPayloadKeys)
+	if err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
+	dc := payloadcodec.DataConverter(codec)
 	c, err := client.Dial(client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		Logger: sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))})
+		Logger:           sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)),
+		DataConverter:    dc,
+		FailureConverter: payloadcodec.FailureConverter(dc)})
 	if err != nil {
 		t.Fatalf("testenv: dial Temporal: %v", err)
 	}

@@ -71,7 +71,7 @@ func RecordReminders(ctx context.Context, q *db.Queries, in RemindersInput) ([]m
 				return nil, err
 			}
 		}
-		refs = append(refs, mail.Ref{Key: key, Kind: ReminderKind, To: row.Email})
+		refs = append(refs, mail.Ref{Key: key, Kind: ReminderKind})
 	}
 	return refs, nil
 }
@@ -87,7 +87,8 @@ type ExpireInput struct {
 
 // ExpireOffers expires the unanswered offers of one decision batch whose
 // deadline is at or before in.Deadline, records who lost their place, and
-// returns how many. The deadline is the one the workflow woke for, not the
+// returns how many places are freed: those and the batch's offers declined
+// by their person's erasure (privacy.EraseApplications). The deadline is the one the workflow woke for, not the
 // database's now(): a database clock behind the workflow's would otherwise
 // expire nothing and the run would end as if everyone had answered. An
 // application offered again in a later batch with a later deadline is left
@@ -111,7 +112,13 @@ func ExpireOffers(ctx context.Context, q *db.Queries, in ExpireInput) (int, erro
 			return 0, err
 		}
 	}
-	return len(ids), nil
+	// An open offer whose person was erased counts as declined, and its
+	// place is freed here like an expired one's.
+	erased, err := q.RsvpErasedOffers(ctx, batch)
+	if err != nil {
+		return 0, err
+	}
+	return len(ids) + int(erased), nil
 }
 
 // OfferEmailsInput names a decision batch whose offers are announced.
@@ -141,7 +148,7 @@ func RecordOfferEmails(ctx context.Context, q *db.Queries, in OfferEmailsInput) 
 		}); err != nil {
 			return nil, err
 		}
-		refs = append(refs, mail.Ref{Key: key, Kind: OfferKind, To: row.Email})
+		refs = append(refs, mail.Ref{Key: key, Kind: OfferKind})
 	}
 	return refs, nil
 }

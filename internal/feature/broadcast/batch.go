@@ -106,12 +106,36 @@ func Prepare(ctx context.Context, q *db.Queries, in BatchInput, signer *signing.
 
 // RecordEmails renders and records the recipients' emails under their
 // keys (EmailKey), in the transaction behind q, each with the recipient's
-// own unsubscribe link; a key recorded before changes nothing.
+// own unsubscribe link; a key recorded before changes nothing. Each goes
+// to the account's address as it is now (BroadcastRecipientsLive, which
+// share-locks the accounts until the commit); a recipient whose account is
+// being erased gets a suppressed email instead (mail.RecordSuppressed),
+// which is never sent and names nobody.
 func RecordEmails(ctx context.Context, q *db.Queries, in BatchInput, s signing.Signer, rows []db.BroadcastBatchLoadRow) error {
+	ids := make([]uuid.UUID, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ProfileID
+	}
+	live, err := q.BroadcastRecipientsLive(ctx, ids)
+	if err != nil {
+		return err
+	}
+	to := make(map[uuid.UUID]string, len(live))
+	for _, l := range live {
+		to[l.ID] = l.Email
+	}
 	for _, r := range rows {
+		key := EmailKey(in.BroadcastID, r.ProfileID)
+		addr, ok := to[r.ProfileID]
+		if !ok {
+			if _, err := mail.RecordSuppressed(ctx, q, key, EmailKind); err != nil {
+				return err
+			}
+			continue
+		}
 		data := map[string]string{"subject": r.Subject, "body": r.Body,
 			"unsubscribe": UnsubscribeLink(in.PublicURL, s, r.ProfileID)}
-		if _, err := mail.Record(ctx, q, EmailKey(in.BroadcastID, r.ProfileID), EmailKind, r.Email, data); err != nil {
+		if _, err := mail.Record(ctx, q, key, EmailKind, addr, data); err != nil {
 			return err
 		}
 	}

@@ -100,6 +100,30 @@ type AdminView struct {
 	Current   bool      `json:"current"`
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
+	// PurgeAt is when retention purges the edition's applications
+	// (WithPurge); null while it has neither an end nor a close.
+	PurgeAt *time.Time `json:"purge_at"`
+}
+
+// PurgeAt is when an edition's applications are purged: retentionDays
+// (RETENTION_DAYS) after it ends, or after it closes when it has no end;
+// nil when it has neither (an edition open for good is kept).
+func PurgeAt(endsAt, closeAt *time.Time, retentionDays int) *time.Time {
+	base := endsAt
+	if base == nil {
+		base = closeAt
+	}
+	if base == nil {
+		return nil
+	}
+	t := base.Add(time.Duration(retentionDays) * 24 * time.Hour)
+	return &t
+}
+
+// WithPurge is v with its purge date under retentionDays.
+func (v AdminView) WithPurge(retentionDays int) AdminView {
+	v.PurgeAt = PurgeAt(v.EndsAt, v.ApplicationsCloseAt, retentionDays)
+	return v
 }
 
 // ToAdminView is h as AdminView at now.

@@ -333,7 +333,11 @@ func TestWindowEmails(t *testing.T) {
 		r, err := hackathon.RecordReminders(ctx, q, signer, n)
 		keys := []string{}
 		for _, ref := range r {
-			keys = append(keys, ref.Key+" "+ref.To)
+			e, err := q.EmailGetByKey(ctx, ref.Key)
+			if err != nil {
+				return 0, nil, err
+			}
+			keys = append(keys, ref.Key+" "+e.ToAddress)
 		}
 		return len(r), keys, err
 	})

@@ -144,12 +144,8 @@ func processedOutcome(ctx context.Context, q *db.Queries, receiptID uuid.UUID) (
 	if err != nil {
 		return Outcome{}, err
 	}
-	d, err := q.MembershipDetail(ctx, m.ID)
-	if err != nil {
-		return Outcome{}, err
-	}
 	return Outcome{Result: Result{Status: ReceiptProcessed, MembershipID: &m.ID},
-		Email: &Email{Key: ConfirmationKey(m.ID), Kind: ConfirmationKind, To: d.Email}}, nil
+		Email: &Email{Key: ConfirmationKey(m.ID), Kind: ConfirmationKind}}, nil
 }
 
 // MatchInput is the account an admin matches a parked receipt to.

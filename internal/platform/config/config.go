@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"hackdesk/internal/platform/payloadcodec"
 	"hackdesk/internal/platform/signing"
 	"hackdesk/internal/platform/version"
 )
@@ -50,6 +51,11 @@ type Config struct {
 	// keys of signed links (membership QR, unsubscribe) are derived from
 	// it (package signing). Use SigningKeyBytes.
 	SigningKey string
+
+	// TemporalPayloadKeys is TEMPORAL_PAYLOAD_KEYS, "id:base64key,...":
+	// every Temporal payload is encrypted with the first key and decrypted
+	// with whichever key its metadata names (package payloadcodec).
+	TemporalPayloadKeys string
 
 	// WebhookSigningKey is the inbound-email provider's key: posts to the
 	// membership webhook are signed with it. Empty: the webhook answers 503.
@@ -112,6 +118,20 @@ type Config struct {
 	// replaced, so links already handed out keep working. Tests shorten it.
 	ResumeCleanupGrace time.Duration
 
+	// ErasureGrace is ERASURE_GRACE: how long an account asked to be
+	// deleted stays locked, and can be kept, before its erasure begins
+	// (default a week; tests shorten it).
+	ErasureGrace time.Duration
+	// ErasureSettle is how long an erasure waits before its last step, so
+	// that a request that read the person's address before the erasure
+	// began has ended (its email is then purged by the last step). Not
+	// read from the environment; tests shorten it.
+	ErasureSettle time.Duration
+	// RetentionDays is RETENTION_DAYS: how long an edition's applications
+	// are kept after it ends (or closes), and onboarding submissions after
+	// their term ends, before the hackdesk-retention schedule purges them.
+	RetentionDays int
+
 	// ReadTimeout bounds reading a request (headers at most 10 s of it,
 	// then the body), and UploadTimeout reading an upload's body (a resume
 	// or a headshot) from when its handler starts. A slower client is cut
@@ -142,6 +162,9 @@ func Defaults() Config {
 		MailFrom:           "hackdesk <no-reply@hackdesk.local>",
 		LogFormat:          "json",
 		ResumeCleanupGrace: time.Hour,
+		ErasureGrace:       7 * 24 * time.Hour,
+		ErasureSettle:      2 * time.Minute,
+		RetentionDays:      365,
 
 		FoundrySetupWorkflow: "foundry-setup.yml",
 		FoundryPollInterval:  5 * time.Second,
@@ -189,6 +212,7 @@ func FromEnv() Config {
 	str("TEMPORAL_UI_URL", &c.TemporalUIURL)
 	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
 	str("SIGNING_KEY", &c.SigningKey)
+	str("TEMPORAL_PAYLOAD_KEYS", &c.TemporalPayloadKeys)
 	str("WEBHOOK_SIGNING_KEY", &c.WebhookSigningKey)
 	str("DKIM_TXT_FILE", &c.DKIMTXTFile)
 	str("METRICS_ADDR", &c.MetricsAddr)
@@ -215,6 +239,18 @@ func FromEnv() Config {
 			if d = strings.TrimSpace(d); d != "" {
 				c.ReceiptSenderDomains = append(c.ReceiptSenderDomains, strings.ToLower(d))
 			}
+		}
+	}
+	if v := os.Getenv("ERASURE_GRACE"); v != "" {
+		c.ErasureGrace = -1 // reported by Validate
+		if d, err := time.ParseDuration(v); err == nil {
+			c.ErasureGrace = d
+		}
+	}
+	if v := os.Getenv("RETENTION_DAYS"); v != "" {
+		c.RetentionDays = -1 // reported by Validate
+		if n, err := strconv.Atoi(v); err == nil {
+			c.RetentionDays = n
 		}
 	}
 	if v := os.Getenv("RESUME_CLEANUP_GRACE"); v != "" {
@@ -264,6 +300,9 @@ func (c Config) Validate(role Role) error {
 	if _, err := c.SigningKeyBytes(); err != nil {
 		return err
 	}
+	if _, err := payloadcodec.ParseKeys(c.TemporalPayloadKeys); err != nil {
+		return err
+	}
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
 		return fmt.Errorf("TEMPORAL_TLS_CERT and TEMPORAL_TLS_KEY go together")
 	}
@@ -272,6 +311,12 @@ func (c Config) Validate(role Role) error {
 	}
 	if c.WebhookConcurrency < 1 || c.WebhookConcurrency > 1000 {
 		return fmt.Errorf("WEBHOOK_CONCURRENCY must be a whole number between 1 and 1000")
+	}
+	if c.ErasureGrace <= 0 {
+		return fmt.Errorf("ERASURE_GRACE must be a positive duration (e.g. 168h)")
+	}
+	if c.RetentionDays < 1 || c.RetentionDays > 36500 {
+		return fmt.Errorf("RETENTION_DAYS must be a whole number of days between 1 and 36500")
 	}
 	if !(c.BroadcastRate > 0 && c.BroadcastRate <= 10_000) {
 		return fmt.Errorf("BROADCAST_RATE must be a number of emails per second above 0 and at most 10000")

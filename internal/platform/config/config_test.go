@@ -14,7 +14,7 @@ var envNames = []string{
 	"HTTP_ADDR", "PUBLIC_URL", "S3_ENDPOINT", "S3_REGION", "S3_BUCKET",
 	"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "MAIL_DRIVER", "MAIL_FROM",
 	"SMTP_URL", "SES_REGION", "LOG_FORMAT", "RECEIPT_SENDER_DOMAINS", "RESUME_CLEANUP_GRACE",
-	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY", "WEB_DIR",
+	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY", "WEB_DIR", "ERASURE_GRACE", "RETENTION_DAYS",
 }
 
 // clearEnv unsets every variable FromEnv reads for the rest of the test.
@@ -95,6 +95,26 @@ func TestFromEnv(t *testing.T) {
 		}
 	})
 
+	t.Run("OKPersonalData", func(t *testing.T) {
+		clearEnv(t)
+		if got := FromEnv(); got.ErasureGrace != 168*time.Hour || got.RetentionDays != 365 {
+			t.Errorf("defaults: ErasureGrace %v RetentionDays %d, want 168h and 365", got.ErasureGrace, got.RetentionDays)
+		}
+		t.Setenv("ERASURE_GRACE", "90s")
+		t.Setenv("RETENTION_DAYS", "30")
+		if got := FromEnv(); got.ErasureGrace != 90*time.Second || got.RetentionDays != 30 {
+			t.Errorf("got ErasureGrace %v RetentionDays %d, want 90s and 30", got.ErasureGrace, got.RetentionDays)
+		}
+		t.Setenv("ERASURE_GRACE", "a week")
+		t.Setenv("RETENTION_DAYS", "a year")
+		c := complete()
+		got := FromEnv()
+		c.ErasureGrace, c.RetentionDays = got.ErasureGrace, got.RetentionDays
+		if err := c.Validate(RoleServe); err == nil || !strings.Contains(err.Error(), "ERASURE_GRACE") {
+			t.Errorf("a malformed ERASURE_GRACE: Validate = %v", err)
+		}
+	})
+
 	t.Run("OKBadGraceKeepsDefault", func(t *testing.T) {
 		clearEnv(t)
 		t.Setenv("RESUME_CLEANUP_GRACE", "soon")
@@ -120,6 +140,7 @@ func complete() Config {
 	c.S3AccessKey = "access"
 	c.S3SecretKey = "secret"
 	c.SigningKey = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=" // 32 bytes
+	c.TemporalPayloadKeys = "k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
 	return c
 }
 
@@ -160,8 +181,17 @@ func TestValidate(t *testing.T) {
 		{"ErrNoSigningKey", RoleWorker, func(c *Config) { c.SigningKey = "" }, "SIGNING_KEY"},
 		{"ErrShortSigningKey", RoleServe, func(c *Config) { c.SigningKey = "c2hvcnQ=" }, "SIGNING_KEY"},
 		{"ErrSigningKeyNotBase64", RoleServe, func(c *Config) { c.SigningKey = "not base64!" }, "SIGNING_KEY"},
+		{"ErrNoPayloadKeys", RoleServe, func(c *Config) { c.TemporalPayloadKeys = "" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"ErrWorkerNoPayloadKeys", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"ErrMalformedPayloadKeys", RoleWorker, func(c *Config) { c.TemporalPayloadKeys = "k1=abc" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"ErrShortPayloadKey", RoleServe, func(c *Config) { c.TemporalPayloadKeys = "k1:c2hvcnQ=" }, "TEMPORAL_PAYLOAD_KEYS"},
+		{"OKPayloadKeyRotation", RoleWorker, func(c *Config) {
+			c.TemporalPayloadKeys = "k2:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=,k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY="
+		}, ""},
 		{"ErrDues", RoleServe, func(c *Config) { c.MembershipDuesCents = -1 }, "MEMBERSHIP_DUES_CENTS"},
 		{"ErrBroadcastRate", RoleWorker, func(c *Config) { c.BroadcastRate = 0 }, "BROADCAST_RATE"},
+		{"ErrErasureGrace", RoleServe, func(c *Config) { c.ErasureGrace = -1 }, "ERASURE_GRACE"},
+		{"ErrRetentionDays", RoleWorker, func(c *Config) { c.RetentionDays = 0 }, "RETENTION_DAYS"},
 		{"ErrWebhookConcurrency", RoleServe, func(c *Config) { c.WebhookConcurrency = 0 }, "WEBHOOK_CONCURRENCY"},
 		{"ErrWebhookConcurrencyHigh", RoleServe, func(c *Config) { c.WebhookConcurrency = 1001 }, "WEBHOOK_CONCURRENCY"},
 		{"OKWebDir", RoleServe, func(c *Config) { c.WebDir = "." }, ""},

@@ -20,7 +20,8 @@ func TestRender(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Render: %v", err)
 		}
-		want := Rendered{Subject: "Team update", Text: "Kick-off is at noon.\n", HTML: "<p>Kick-off is at noon.</p>"}
+		want := Rendered{Subject: "Team update", Text: "Kick-off is at noon.\n\n--\n" + DataNote + "\n",
+			HTML: "<p>Kick-off is at noon.</p><p style=\"font-size: small\">" + DataNote + "</p>"}
 		if got != want {
 			t.Errorf("got %+v, want %+v", got, want)
 		}
@@ -66,8 +67,26 @@ func TestRender(t *testing.T) {
 			t.Errorf("html: got %q, want it to contain %q", got.HTML, "&lt;script&gt;")
 		}
 		// The plain-text part is not HTML and keeps the data as is.
-		if want := body + "\n"; got.Text != want {
+		if want := body + "\n\n--\n" + DataNote + "\n"; got.Text != want {
 			t.Errorf("text: got %q, want %q", got.Text, want)
+		}
+	})
+
+	// Every email names where a person manages their data.
+	t.Run("OKDataNoteEverywhere", func(t *testing.T) {
+		for kind, tpl := range templates {
+			data := map[string]string{}
+			for _, k := range tpl.needs {
+				data[k] = "x"
+			}
+			data["unsubscribe"], data["chat"] = "https://u.example/x", "https://chat.example/x"
+			got, err := Render(kind, data)
+			if err != nil {
+				t.Fatalf("%s: %v", kind, err)
+			}
+			if !strings.Contains(got.Text, DataNote) || !strings.Contains(got.HTML, DataNote) {
+				t.Errorf("%s does not name where to manage one's data", kind)
+			}
 		}
 	})
 

@@ -26,7 +26,23 @@ type template struct {
 	secret  bool
 }
 
+// DataNote ends every email: where a person sees, downloads or deletes
+// what the club keeps about them (docs/privacy.md).
+const DataNote = "Your data: see, download or delete what the club keeps about you on your profile page."
+
+// withDataNote adds DataNote to a template's text (in its footer, after
+// "--", or as one) and HTML.
+func withDataNote(text, html string) (string, string) {
+	if head, foot, ok := strings.Cut(text, "\n--\n"); ok {
+		text = head + "\n--\n" + DataNote + "\n" + foot
+	} else {
+		text += "\n--\n" + DataNote + "\n"
+	}
+	return text, html + `<p style="font-size: small">` + DataNote + `</p>`
+}
+
 func newTemplate(name, subject, text, html string, needs ...string) template {
+	text, html = withDataNote(text, html)
 	return template{
 		subject: texttemplate.Must(texttemplate.New(name + ".subject").Option("missingkey=error").Parse(subject)),
 		text:    texttemplate.Must(texttemplate.New(name + ".text").Option("missingkey=error").Parse(text)),

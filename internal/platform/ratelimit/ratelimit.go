@@ -52,6 +52,9 @@ type Limits struct {
 	// may list to one signed-in account (each account of each answer
 	// counts), so nobody pages through the directory.
 	SearchListedPerCaller Limit
+	// ExportPerCaller limits downloads of one's own data (a ZIP of every
+	// file the club holds) per signed-in account.
+	ExportPerCaller Limit
 }
 
 // Defaults never lock an account; they slow guessing, hashing and mailing
@@ -71,12 +74,13 @@ var Defaults = Limits{
 	// About 12 searches a day that fill a page of 8: enough to find a
 	// team, far from a directory.
 	SearchListedPerCaller: Limit{Requests: 100, Window: 24 * time.Hour},
+	ExportPerCaller:       Limit{Requests: 5, Window: time.Hour},
 }
 
 // Limiters are a server's limits, each under its own name, on one set of
 // counters.
 type Limiters struct {
-	LoginIP, LoginFailures, ForgotIP, ForgotEmailIP, ForgotEmail, SignupIP, ResetIP, Search *Limiter
+	LoginIP, LoginFailures, ForgotIP, ForgotEmailIP, ForgotEmail, SignupIP, ResetIP, Search, Export *Limiter
 	// SignupMail counts the "you already have an account" emails per
 	// address.
 	SignupMail *Limiter
@@ -117,6 +121,7 @@ func NewCounted(l Limits, store *db.Store, log *slog.Logger, m *metrics.Metrics)
 		ResetIP:       pick("reset-ip", l.ResetPerIP, d.ResetPerIP),
 		Search:        pick("search", l.SearchPerCaller, d.SearchPerCaller),
 		SearchListed:  pick("search-listed", l.SearchListedPerCaller, d.SearchListedPerCaller),
+		Export:        pick("export", l.ExportPerCaller, d.ExportPerCaller),
 	}
 }
 

@@ -71,7 +71,8 @@ func notRetryable(format string, args ...any) *apperr.Error {
 // start is a new outbox row numbered after the workflow id's last, with
 // the input of its newest row (the business key's input; a TermWindow's
 // latest dates); the dispatcher starts it only if the last run failed.
-// Refused with a Conflict: a type that is not retried, a run that is
+// Refused with a Conflict: a type that is not retried, a start whose
+// input retention has cleared (7 days after it), a run that is
 // running or queued (a retry not yet started counts), one that completed
 // or ended otherwise. Two retries at once queue one: both take the same
 // number and the start-once index keeps the first.
@@ -90,6 +91,9 @@ func Retry(ctx context.Context, q *db.Queries, workflowID string, st Status) (in
 	}
 	if !RetryableType(latest.Type) {
 		return 0, notRetryable("%s workflows are not retried here.", latest.Type)
+	}
+	if latest.InputClearedAt != nil {
+		return 0, notRetryable("Workflow %s started more than 7 days ago: its input has been cleared (retention), so it cannot be started again from here.", workflowID)
 	}
 	state, err := q.WorkflowRetryState(ctx, workflowID)
 	if err != nil {

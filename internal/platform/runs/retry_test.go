@@ -132,6 +132,15 @@ func TestRetryRules(t *testing.T) {
 	queue(t, store, email, true)
 	_, err = retry(store, email.ID, runs.Failed)
 	refused(t, err, "not retried here")
+
+	// Once retention has cleared its input, a start cannot be made again.
+	startAll(t, store, req.ID)
+	if _, err := store.Pool().Exec(context.Background(),
+		`UPDATE workflow_starts SET input = '{}', input_cleared_at = now() WHERE workflow_id = $1`, req.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err = retry(store, req.ID, runs.Failed)
+	refused(t, err, "input has been cleared")
 }
 
 // A TermWindow an operator terminated or cancelled is restarted by a

@@ -12,10 +12,12 @@ import (
 
 	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
+	failurepb "go.temporal.io/api/failure/v1"
 	historypb "go.temporal.io/api/history/v1"
 	workflowpb "go.temporal.io/api/workflow/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 )
 
 // StuckActivityAttempt is the attempt from which a running activity counts
@@ -85,8 +87,14 @@ const (
 // reports the stuck ones: a workflow task on its second attempt or later (its last
 // failure read from the history), or an activity on attempt
 // StuckActivityAttempt or later (with its last failure). A run that ends
-// while it looks is left out.
-func ListStuck(ctx context.Context, c client.Client, namespace, taskQueue string) (StuckReport, error) {
+// while it looks is left out. dc is the client's data converter: failures
+// are recorded encoded (their message and stack trace encrypted), and the
+// messages are read through it (nil: the SDK's default, for plaintext
+// failures).
+func ListStuck(ctx context.Context, c client.Client, dc converter.DataConverter, namespace, taskQueue string) (StuckReport, error) {
+	if dc == nil {
+		dc = converter.GetDefaultDataConverter()
+	}
 	var infos []*workflowpb.WorkflowExecutionInfo
 	var rep StuckReport
 	var token []byte
@@ -122,7 +130,7 @@ func ListStuck(ctx context.Context, c client.Client, namespace, taskQueue string
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			found[i], errs[i] = stuck(ctx, c, namespace, info)
+			found[i], errs[i] = stuck(ctx, c, dc, namespace, info)
 		}()
 	}
 	wg.Wait()
@@ -154,7 +162,7 @@ func runningQuery(taskQueue string) string {
 
 // stuck describes one running run and answers its problems (nil when it
 // has none, or has ended since it was listed).
-func stuck(ctx context.Context, c client.Client, namespace string, info *workflowpb.WorkflowExecutionInfo) (*StuckRun, error) {
+func stuck(ctx context.Context, c client.Client, dc converter.DataConverter, namespace string, info *workflowpb.WorkflowExecutionInfo) (*StuckRun, error) {
 	ex := info.GetExecution()
 	d, err := c.DescribeWorkflowExecution(ctx, ex.GetWorkflowId(), ex.GetRunId())
 	if err != nil {
@@ -166,7 +174,7 @@ func stuck(ctx context.Context, c client.Client, namespace string, info *workflo
 	var problems []Problem
 	if wt := d.GetPendingWorkflowTask(); wt != nil && wt.GetAttempt() > 1 {
 		p := Problem{Reason: ReasonWorkflowTask, Attempt: wt.GetAttempt()}
-		p.LastError, p.LastFailedAt, err = lastTaskFailure(ctx, c, namespace, ex)
+		p.LastError, p.LastFailedAt, err = lastTaskFailure(ctx, c, dc, namespace, ex)
 		if err != nil {
 			return nil, err
 		}
@@ -177,7 +185,7 @@ func stuck(ctx context.Context, c client.Client, namespace string, info *workflo
 			continue
 		}
 		p := Problem{Reason: ReasonActivity, ActivityType: a.GetActivityType().GetName(), Attempt: a.GetAttempt(),
-			LastError: clipText(a.GetLastFailure().GetMessage())}
+			LastError: clipText(failureMessage(dc, a.GetLastFailure()))}
 		if t := a.GetLastAttemptCompleteTime(); t != nil {
 			p.LastFailedAt = t.AsTime()
 		}
@@ -198,7 +206,7 @@ func stuck(ctx context.Context, c client.Client, namespace string, info *workflo
 // out) workflow task in a run's history, read newest first. Only the
 // first failure of a streak is in the history (the retries of a failing
 // task are not written down), so its message is that one's.
-func lastTaskFailure(ctx context.Context, c client.Client, namespace string, ex *commonpb.WorkflowExecution) (string, time.Time, error) {
+func lastTaskFailure(ctx context.Context, c client.Client, dc converter.DataConverter, namespace string, ex *commonpb.WorkflowExecution) (string, time.Time, error) {
 	var token []byte
 	for page := 0; page < 5; page++ {
 		resp, err := c.WorkflowService().GetWorkflowExecutionHistoryReverse(ctx, &workflowservice.GetWorkflowExecutionHistoryReverseRequest{
@@ -210,7 +218,7 @@ func lastTaskFailure(ctx context.Context, c client.Client, namespace string, ex 
 			return "", time.Time{}, fmt.Errorf("history of %s: %w", ex.GetWorkflowId(), err)
 		}
 		for _, ev := range resp.GetHistory().GetEvents() {
-			if msg, ok := taskFailure(ev); ok {
+			if msg, ok := taskFailure(dc, ev); ok {
 				return clipText(msg), ev.GetEventTime().AsTime(), nil
 			}
 		}
@@ -221,14 +229,29 @@ func lastTaskFailure(ctx context.Context, c client.Client, namespace string, ex 
 	return "", time.Time{}, nil
 }
 
-func taskFailure(ev *historypb.HistoryEvent) (string, bool) {
+func taskFailure(dc converter.DataConverter, ev *historypb.HistoryEvent) (string, bool) {
 	if a := ev.GetWorkflowTaskFailedEventAttributes(); a != nil {
-		return a.GetFailure().GetMessage(), true
+		return failureMessage(dc, a.GetFailure()), true
 	}
 	if a := ev.GetWorkflowTaskTimedOutEventAttributes(); a != nil {
 		return "workflow task timed out (" + strings.ToLower(strings.TrimPrefix(a.GetTimeoutType().String(), "TIMEOUT_TYPE_")) + ")", true
 	}
 	return "", false
+}
+
+// failureMessage is a recorded failure's message, decoded when the failure
+// converter encoded it ("Encoded failure" otherwise stands in its place).
+// The failure is not changed.
+func failureMessage(dc converter.DataConverter, f *failurepb.Failure) string {
+	if f == nil {
+		return ""
+	}
+	if f.GetEncodedAttributes() == nil {
+		return f.GetMessage()
+	}
+	g := &failurepb.Failure{Message: f.GetMessage(), EncodedAttributes: f.GetEncodedAttributes()}
+	converter.DecodeCommonFailureAttributes(dc, g)
+	return g.GetMessage()
 }
 
 // clipText cuts s to ErrorTextMax runes.

@@ -16,10 +16,12 @@ package schedules
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
 
+	commonpb "go.temporal.io/api/common/v1"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
@@ -39,6 +41,10 @@ const (
 	// TermWindow run. A window's first step is its announcement, days
 	// ahead; a quarter of an hour late is harmless.
 	TermReconcileEvery = 15 * time.Minute
+	// RetentionEvery: Retention purges what is past its retention
+	// (docs/privacy.md). Retention is counted in days; once a day is
+	// enough.
+	RetentionEvery = 24 * time.Hour
 )
 
 // SweepID is the ID of the Sweep schedule of a task queue
@@ -49,6 +55,10 @@ func SweepID(taskQueue string) string { return taskQueue + "-sweep" }
 // TermReconcileID is the ID of the TermReconcile schedule of a task queue
 // ("hackdesk-term-reconcile").
 func TermReconcileID(taskQueue string) string { return taskQueue + "-term-reconcile" }
+
+// RetentionID is the ID of the Retention schedule of a task queue
+// ("hackdesk-retention").
+func RetentionID(taskQueue string) string { return taskQueue + "-retention" }
 
 // Schedule is one schedule's definition.
 type Schedule struct {
@@ -71,6 +81,8 @@ func All(taskQueue string) []Schedule {
 		{ID: TermReconcileID(taskQueue), Every: TermReconcileEvery, Workflow: "TermReconcile", Kind: workflows.KindReconcile,
 			Args:    []any{workflows.TermReconcileInput{}},
 			Summary: "Restart the missing window workflow of each term and hackathon edition with a window ahead"},
+		{ID: RetentionID(taskQueue), Every: RetentionEvery, Workflow: "Retention", Kind: workflows.KindRetention,
+			Summary: "Purge personal data past its retention"},
 	}
 }
 
@@ -106,8 +118,14 @@ type Outcome struct {
 // (a worker of the current build), updates each whose interval, workflow,
 // task queue, arguments, summary or overlap policy differ from the
 // definition; a schedule as defined is left alone, and so is a differing
-// one when owner is not set.
-func Ensure(ctx context.Context, c client.Client, taskQueue string, all []Schedule, owner bool) (Outcome, error) {
+// one when owner is not set. dc is the client's data converter (nil: the
+// default), which the described arguments are decoded with before they
+// are compared: encrypted arguments differ byte for byte every time they
+// are written.
+func Ensure(ctx context.Context, c client.Client, dc converter.DataConverter, taskQueue string, all []Schedule, owner bool) (Outcome, error) {
+	if dc == nil {
+		dc = converter.GetDefaultDataConverter()
+	}
 	var out Outcome
 	for _, s := range all {
 		opts := s.Options(taskQueue)
@@ -123,7 +141,7 @@ func Ensure(ctx context.Context, c client.Client, taskQueue string, all []Schedu
 		err = c.ScheduleClient().GetHandle(ctx, s.ID).Update(ctx, client.ScheduleUpdateOptions{
 			DoUpdate: func(in client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
 				have := in.Description.Schedule
-				same, err := matches(have, opts)
+				same, err := matches(dc, have, opts)
 				if err != nil {
 					return nil, err
 				}
@@ -161,7 +179,7 @@ func Ensure(ctx context.Context, c client.Client, taskQueue string, all []Schedu
 }
 
 // matches reports whether a described schedule is as opts define it.
-func matches(have client.Schedule, opts client.ScheduleOptions) (bool, error) {
+func matches(dc converter.DataConverter, have client.Schedule, opts client.ScheduleOptions) (bool, error) {
 	if have.Spec == nil || len(have.Spec.Intervals) != 1 || len(have.Spec.Calendars) != 0 || len(have.Spec.CronExpressions) != 0 ||
 		have.Spec.Intervals[0].Every != opts.Spec.Intervals[0].Every || have.Spec.Intervals[0].Offset != 0 {
 		return false, nil
@@ -174,25 +192,29 @@ func matches(have client.Schedule, opts client.ScheduleOptions) (bool, error) {
 	if !ok || got.Workflow != want.Workflow || got.TaskQueue != want.TaskQueue || got.StaticSummary != want.StaticSummary {
 		return false, nil
 	}
-	return sameArgs(got.Args, want.Args)
+	return sameArgs(dc, got.Args, want.Args)
 }
 
-// sameArgs compares the described arguments (payloads) with the defined
-// ones, encoded as the client encodes them.
-func sameArgs(got, want []any) (bool, error) {
+// sameArgs compares the described arguments (payloads, decoded with dc)
+// with the defined ones, as JSON.
+func sameArgs(dc converter.DataConverter, got, want []any) (bool, error) {
 	if len(got) != len(want) {
 		return false, nil
 	}
-	if len(want) == 0 {
-		return true, nil
-	}
-	encoded, err := converter.GetDefaultDataConverter().ToPayloads(want...)
-	if err != nil {
-		return false, err
-	}
-	for i, p := range encoded.GetPayloads() {
-		g, ok := got[i].(interface{ GetData() []byte })
-		if !ok || !bytes.Equal(g.GetData(), p.GetData()) {
+	for i := range want {
+		p, ok := got[i].(*commonpb.Payload)
+		if !ok {
+			return false, nil
+		}
+		var have json.RawMessage
+		if err := dc.FromPayload(p, &have); err != nil {
+			return false, nil // unreadable (another key, another shape): rewrite it
+		}
+		wantJSON, err := json.Marshal(want[i])
+		if err != nil {
+			return false, err
+		}
+		if !bytes.Equal(bytes.TrimSpace(have), wantJSON) {
 			return false, nil
 		}
 	}

@@ -136,6 +136,22 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return err
 }
 
+// List returns the keys under prefix, every page of them.
+func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
+	var keys []string
+	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: &s.bucket, Prefix: aws.String(prefix)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, o := range page.Contents {
+			keys = append(keys, aws.ToString(o.Key))
+		}
+	}
+	return keys, nil
+}
+
 // PresignGet returns a time-limited download link (SigV4, path style) that
 // makes browsers save the file under filename.
 func (s *Store) PresignGet(ctx context.Context, key, filename string, ttl time.Duration) (string, error) {

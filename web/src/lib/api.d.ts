@@ -374,6 +374,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/keep": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keep an account scheduled for deletion, and sign in
+         * @description "Keep my account" on the sign-in page during the grace period after `DELETE /api/me`:
+         *     the email and password are checked as a login checks them (and rate limited the same
+         *     way), the erasure is cancelled, and a session is opened as a login opens one. An account
+         *     not scheduled for deletion simply signs in. Once the erasure has begun, 403 `Account
+         *     scheduled for deletion`; after it, the email is unknown (401).
+         */
+        post: operations["keepAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the caller's account (after a grace period)
+         * @description Checks the password, then locks the account at once: every session ends (the cookie
+         *     is cleared), signing in answers 403 `Account scheduled for deletion` and offers "Keep
+         *     my account" (`POST /api/auth/keep`) until `erase_at` (ERASURE_GRACE, default 168h,
+         *     from now). Then the AccountErasure workflow (`erase:<profile id>`) erases the résumé
+         *     and headshot files, the applications' fields and answers and the mentions in others'
+         *     teams, onboarding submissions, sessions and tokens, email addresses and bodies, raw
+         *     receipts; the profile stays as a tombstone (`erased-<id>@erased.invalid`, no name)
+         *     so counters, reviews written and payment records stay whole, and the email may sign
+         *     up again as a new person. Asking again answers the same `erase_at` and starts nothing
+         *     new. A wrong password is 403 `Wrong password` with nothing locked (and counts like a
+         *     failed login); the last superadmin and a holder of an exec role in the hiring term
+         *     are 409 `Account cannot be deleted` with the reason.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download everything the club keeps about the caller (a ZIP)
+         * @description `data.json` (the profile; applications of every edition with their answers, decisions,
+         *     RSVPs, events, exec positions applied for and how many reviews each had, never who
+         *     reviewed or the scores; memberships and payments; exec roles; onboarding submissions;
+         *     emails sent to the caller; sessions; `staff_reads`, the staff roles that read the
+         *     caller's data and when, never who; `files`, the other entries) and the résumé and
+         *     headshot files, each stored as the object store streams it. `Content-Length` is
+         *     exact, so a page can show progress. Limited to 5 an hour per account.
+         */
+        get: operations["exportMyData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/profile": {
         parameters: {
             query?: never;
@@ -1924,6 +2005,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The staff access log (superadmin)
+         * @description Staff reads of personal data, newest first: an application's details (and the résumé
+         *     link they hand out; the review queue's are not logged), the onboarding CSV and
+         *     headshot ZIP (one row per person in it), a member's QR page. Each row names the staff
+         *     member (`actor`), their role at the time, the action, whose data (`subject`) and which
+         *     record (`object_id`). Filter by `actor` and `subject` (profile ids). Kept one year.
+         */
+        get: operations["listAccessLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/erasures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Account erasures and their progress (superadmin)
+         * @description The erasures scheduled or under way and those finished in the last 30 days (at most
+         *     100), each with its AccountErasure workflow's progress query (null when the run has
+         *     ended or Temporal did not answer within 2 s). No names: the profile id only.
+         */
+        get: operations["listErasures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retention's setting and its last run (superadmin)
+         * @description `retention_days` (RETENTION_DAYS) and the last run of the daily `hackdesk-retention`
+         *     schedule (null before the first): when it ran and how many of each kind it purged
+         *     (applications and résumés of editions past their date, onboarding submissions and
+         *     headshots, email bodies and addresses after 90 days, settled raw receipts after 90
+         *     days, spent sessions and tokens, outbox inputs after 7 days, access-log rows after a
+         *     year).
+         */
+        get: operations["getRetention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/workflows": {
         parameters: {
             query?: never;
@@ -1976,6 +2128,98 @@ export interface paths {
          *     its own (each run of a launch has its own correlation id).
          */
         post: operations["retryWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/temporal/codec/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Encrypt payloads with the first key of TEMPORAL_PAYLOAD_KEYS (superadmin)
+         * @description Temporal's remote codec protocol, for the Temporal Web UI ("include credentials",
+         *     from a UI on TEMPORAL_UI_URL, same-site with the API) and the temporal CLI
+         *     (`--codec-endpoint`, `--codec-auth "Bearer <token>"`). A cookie is accepted only
+         *     from TEMPORAL_UI_URL's origin; CORS answers that origin only. At most 4 MiB.
+         */
+        post: operations["encodePayloads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/temporal/codec/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decrypt payloads (those without the encryption mark come back as they are) (superadmin)
+         * @description Temporal's remote codec protocol, for the Temporal Web UI ("include credentials",
+         *     from a UI on TEMPORAL_UI_URL, same-site with the API) and the temporal CLI
+         *     (`--codec-endpoint`, `--codec-auth "Bearer <token>"`). A cookie is accepted only
+         *     from TEMPORAL_UI_URL's origin; CORS answers that origin only. At most 4 MiB.
+         */
+        post: operations["decodePayloads"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/temporal/codec/{namespace}/encode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Encrypt payloads with the first key of TEMPORAL_PAYLOAD_KEYS (superadmin)
+         * @description Temporal's remote codec protocol, for the Temporal Web UI ("include credentials",
+         *     from a UI on TEMPORAL_UI_URL, same-site with the API) and the temporal CLI
+         *     (`--codec-endpoint`, `--codec-auth "Bearer <token>"`). A cookie is accepted only
+         *     from TEMPORAL_UI_URL's origin; CORS answers that origin only. At most 4 MiB.
+         */
+        post: operations["encodePayloadsInNamespace"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/temporal/codec/{namespace}/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decrypt payloads (those without the encryption mark come back as they are) (superadmin)
+         * @description Temporal's remote codec protocol, for the Temporal Web UI ("include credentials",
+         *     from a UI on TEMPORAL_UI_URL, same-site with the API) and the temporal CLI
+         *     (`--codec-endpoint`, `--codec-auth "Bearer <token>"`). A cookie is accepted only
+         *     from TEMPORAL_UI_URL's origin; CORS answers that origin only. At most 4 MiB.
+         */
+        post: operations["decodePayloadsInNamespace"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2047,7 +2291,7 @@ export interface paths {
         /**
          * The recurring jobs' schedules (superadmin)
          * @description Each of hackdesk's Temporal Schedules of this deployment's task queue (the sweep,
-         *     the term reconciler), in a fixed order: `state` is `active`, `paused` (someone
+         *     the term reconciler, the retention run), in a fixed order: `state` is `active`, `paused` (someone
          *     paused it in the Temporal UI or with `temporal schedule toggle --pause`; `note` says
          *     why, as given) or `missing` (no worker has created it yet: the workers create it in
          *     the background at start-up, see the worker log); `note` of an active schedule is its
@@ -2068,6 +2312,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description Temporal's protojson: an empty list is left out (`{}`) */
+        CodecPayloads: {
+            payloads?: {
+                metadata?: {
+                    [key: string]: string;
+                };
+                data?: string;
+            }[];
+        };
         Membership: {
             /** Format: uuid */
             id: string;
@@ -2417,6 +2670,13 @@ export interface components {
         Hackathon: components["schemas"]["HackathonFields"];
         /** @description An edition as staff see it */
         AdminHackathon: components["schemas"]["HackathonFields"] & {
+            /**
+             * Format: date-time
+             * @description When retention purges the edition's applications: RETENTION_DAYS (default 365)
+             *     after `ends_at`, or after `applications_close_at` when there is no end; null
+             *     while it has neither
+             */
+            purge_at: string | null;
             /** @description the opening is announced to the marketing audience */
             announce: boolean;
             current: boolean;
@@ -2427,6 +2687,57 @@ export interface components {
              * @description the last save
              */
             updated_at: string;
+        };
+        PersonRef: {
+            /** Format: uuid */
+            id: string;
+            /** @description null for a deleted account */
+            display_name: string | null;
+            email: string;
+        };
+        AccessEntry: {
+            id: number;
+            actor: components["schemas"]["PersonRef"];
+            /** @description the site role at the time, and the exec position when held ("admin, VP") */
+            actor_role: string;
+            /** @enum {string} */
+            action: "application.view" | "resume.link" | "onboarding.csv" | "onboarding.headshots" | "membership.qr";
+            subject: components["schemas"]["PersonRef"];
+            /**
+             * Format: uuid
+             * @description the application
+             */
+            object_id: string | null;
+            /** Format: date-time */
+            at: string;
+        };
+        Erasure: {
+            /** Format: uuid */
+            profile_id: string;
+            /** Format: date-time */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description the end of the grace period
+             */
+            erase_at: string;
+            /** Format: date-time */
+            erasing_at: string | null;
+            /** Format: date-time */
+            erased_at: string | null;
+            /** @enum {string} */
+            status: "scheduled" | "erasing" | "erased";
+            workflow_id: string;
+            run_url: string | null;
+            progress: null | {
+                /** @enum {string} */
+                status: "waiting" | "erasing" | "erased" | "kept" | "refused";
+                /** Format: date-time */
+                erase_at: string | null;
+                done: ("objects" | "applications" | "records" | "emails" | "settle" | "tombstone")[];
+                /** @enum {string} */
+                step?: "objects" | "applications" | "records" | "emails" | "settle" | "tombstone";
+            };
         };
         HackathonList: {
             hackathons: components["schemas"]["AdminHackathon"][];
@@ -3145,10 +3456,10 @@ export interface components {
             } | null;
         };
         /**
-         * @description HackdeskKind: what a workflow is about; sweep and reconcile are the scheduled jobs
+         * @description HackdeskKind: what a workflow is about; erase is an account erasure; sweep, reconcile and retention are the scheduled jobs
          * @enum {string}
          */
-        WorkflowKind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email" | "application-window" | "sweep" | "reconcile";
+        WorkflowKind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email" | "application-window" | "erase" | "sweep" | "reconcile" | "retention";
         FailedRun: {
             workflow_id: string;
             run_id: string;
@@ -3688,7 +3999,12 @@ export interface operations {
             };
             400: components["responses"]["ValidationFailed"];
             401: components["responses"]["Unauthorized"];
-            /** @description Email not confirmed: `{"error":"Email not confirmed"}` */
+            /**
+             * @description Email not confirmed: `{"error":"Email not confirmed"}`; or the account is locked for
+             *     deletion (the right password, during the grace period): `{"error":"Account scheduled
+             *     for deletion","message":"This account will be deleted on <date>. ..."}`, and
+             *     `POST /api/auth/keep` keeps it
+             */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3848,6 +4164,129 @@ export interface operations {
                     };
                 };
             };
+        };
+    };
+    keepAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Kept and signed in */
+            200: {
+                headers: {
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Email not confirmed, or the erasure has begun (`Account scheduled for deletion`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Scheduled */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        erase_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `{"error":"Wrong password"}` */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `{"error":"Account cannot be deleted","message":...}`: the last superadmin, or an exec of the hiring term */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["Busy"];
+        };
+    };
+    exportMyData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    "Content-Length"?: number;
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
         };
     };
     getProfile: {
@@ -6333,6 +6772,98 @@ export interface operations {
             403: components["responses"]["Forbidden"];
         };
     };
+    listAccessLog: {
+        parameters: {
+            query?: {
+                actor?: string;
+                subject?: string;
+                page?: number;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the log */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AccessEntry"][];
+                        total: number;
+                        page: number;
+                        page_size: number;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    listErasures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The erasures */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        erasures: components["schemas"]["Erasure"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The retention summary */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        retention_days: number;
+                        last_run: null | {
+                            workflow_id: string;
+                            retention_days: number;
+                            /** Format: date-time */
+                            started_at: string;
+                            /** Format: date-time */
+                            finished_at: string;
+                            purged: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
     listFailedWorkflows: {
         parameters: {
             query: {
@@ -6408,6 +6939,156 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+        };
+    };
+    encodePayloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description The payloads, encoded, in the same order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description The body is not a list of payloads, or a payload does not decode (a key the server does not hold) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    decodePayloads: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description The payloads, decoded, in the same order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description The body is not a list of payloads, or a payload does not decode (a key the server does not hold) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    encodePayloadsInNamespace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Temporal namespace (TEMPORAL_NAMESPACE); any other is 404. */
+                namespace: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description The payloads, encoded, in the same order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description The body is not a list of payloads, or a payload does not decode (a key the server does not hold) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    decodePayloadsInNamespace: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The Temporal namespace (TEMPORAL_NAMESPACE); any other is 404. */
+                namespace: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CodecPayloads"];
+            };
+        };
+        responses: {
+            /** @description The payloads, decoded, in the same order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CodecPayloads"];
+                };
+            };
+            /** @description The body is not a list of payloads, or a payload does not decode (a key the server does not hold) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     listStuckWorkflows: {

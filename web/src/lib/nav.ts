@@ -34,6 +34,7 @@ export const adminSections: NavSection[] = [
       { href: '/admin/hackathons', label: common.nav.hackathons, show: isSuperadmin },
       { href: '/admin/terms', label: common.nav.terms, show: isSuperadmin },
       { href: '/admin/system', label: common.nav.system, show: isSuperadmin },
+      { href: '/admin/access', label: common.nav.access, show: isSuperadmin },
     ],
   },
   {

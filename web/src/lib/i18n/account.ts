@@ -50,6 +50,10 @@ export const account = {
       'When you signed up we sent you an email with a link. Open it, press \u201cConfirm email\u201d, then sign in here. The link works for 24 hours.',
     unconfirmedLost: 'If the link has expired or you cannot find the email, reset your password: that also confirms your email address.',
     unconfirmedReset: 'Reset your password',
+    scheduledTitle: 'This account is being deleted',
+    scheduledBody: 'You asked to delete it. Until the date above you can keep it: everything stays as it was and you are signed in.',
+    keep: 'Keep my account',
+    keepFailed: (reason: string) => `Your account could not be kept. ${reason}`,
   },
   confirm: {
     title: 'Confirm your email',

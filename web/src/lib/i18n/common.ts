@@ -43,6 +43,7 @@ export const common = {
     foundry: 'Foundry',
     projects: 'Projects',
     system: 'System',
+    access: 'Access log',
   },
   footer: 'hackdesk — the club\u2019s hackathon and membership site',
   loading: 'Loading\u2026',

@@ -15,6 +15,10 @@ export const auth = {
   // login refuses with kind "unauthorized" (wrong email or password) or
   // "forbidden" (the address is not confirmed yet).
   login: (email: string, password: string) => call(client.POST('/api/auth/login', { body: { email, password } })),
+  // keep cancels the deletion of an account in its grace period and signs
+  // in as login does (same refusals; kind "forbidden" once the deletion
+  // has begun).
+  keep: (email: string, password: string) => call(client.POST('/api/auth/keep', { body: { email, password } })),
   signup: (body: Body<'createAccount'>) => call(client.POST('/api/auth/signup', { body })),
   // confirm refuses an unknown, used or expired token with kind "invalid".
   confirm: (token: string) => call(client.POST('/api/auth/confirm', { body: { token } })),

@@ -36,6 +36,9 @@ const reasons = {
   'That hackathon is not the current one': 'notCurrentHackathon',
   'Hackathon exists': 'hackathonExists',
   'Hackathon not found': 'hackathonNotFound',
+  'Account scheduled for deletion': 'scheduledForDeletion',
+  'Wrong password': 'wrongPassword',
+  'Account cannot be deleted': 'cannotDelete',
 } as const;
 export type Reason = (typeof reasons)[keyof typeof reasons];
 

@@ -29,9 +29,10 @@ export function upload<T>(path: string, form: FormData, onProgress: (fraction: n
 export type Downloaded = { bytes: Uint8Array; type: string; filename: string };
 
 // download reads a file as a stream (fetch + ReadableStream) so the page
-// can say how many bytes have arrived; the name comes from
+// can say how many bytes have arrived, and of how many when the answer
+// says (Content-Length; null otherwise); the name comes from
 // Content-Disposition, else the fallback.
-export async function download(url: string, fallbackName: string, onProgress: (received: number) => void): Promise<Downloaded> {
+export async function download(url: string, fallbackName: string, onProgress: (received: number, total: number | null) => void): Promise<Downloaded> {
   let res: Response;
   try {
     res = await fetch(url, { credentials: 'same-origin' });
@@ -49,7 +50,9 @@ export async function download(url: string, fallbackName: string, onProgress: (r
   }
   const chunks: Uint8Array[] = [];
   let received = 0;
-  onProgress(0);
+  const length = Number(res.headers.get('Content-Length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  onProgress(0, total);
   if (res.body) {
     const reader = res.body.getReader();
     try {
@@ -58,7 +61,7 @@ export async function download(url: string, fallbackName: string, onProgress: (r
         if (done) break;
         chunks.push(value);
         received += value.length;
-        onProgress(received);
+        onProgress(received, total);
       }
     } catch {
       throw new ServiceError(0, 'offline');

@@ -42,3 +42,10 @@ export function fromNow(iso: string, now: Date = new Date()): string {
   if (Math.abs(ms) >= hour) return f.format(Math.round(ms / hour), 'hour');
   return f.format(Math.round(ms / minute), 'minute');
 }
+
+// bytes is a size in bytes, kilobytes or megabytes, in the reader's locale.
+export function bytes(n: number): string {
+  if (n < 1024) return number(n, { style: 'unit', unit: 'byte', unitDisplay: 'long' });
+  if (n < 1024 * 1024) return number(n / 1024, { style: 'unit', unit: 'kilobyte', unitDisplay: 'short', maximumFractionDigits: 0 });
+  return number(n / (1024 * 1024), { style: 'unit', unit: 'megabyte', unitDisplay: 'short', maximumFractionDigits: 1 });
+}

@@ -29,6 +29,7 @@ function edition(over: Partial<AdminHackathon> = {}): AdminHackathon {
     phase: 'upcoming',
     announce: false,
     current: false,
+    purge_at: null,
     created_at: '2026-12-01T00:00:00Z',
     updated_at: '2026-12-01T00:00:00Z',
     ...over,

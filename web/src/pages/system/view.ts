@@ -3,7 +3,7 @@
 // first, every kind) are left out of the URL.
 import { param, sortBy, urlQuery } from '$lib/utilities/urlQuery';
 
-export const KINDS = ['hiring', 'receipt', 'term', 'foundry', 'resume', 'rsvp', 'broadcast', 'email'] as const;
+export const KINDS = ['hiring', 'receipt', 'term', 'foundry', 'resume', 'rsvp', 'broadcast', 'email', 'erase', 'retention'] as const;
 const SORTS = ['closed_at', 'kind', 'status'] as const;
 export type SortKey = (typeof SORTS)[number];
 

@@ -1,1 +1,0 @@
-import{d as e,u as t}from"./Shell-VUi2a_lJ.js";var n={list:async()=>(await t(e.GET(`/api/positions`))).positions};export{n as t};

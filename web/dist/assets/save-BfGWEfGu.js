@@ -1,0 +1,1 @@
+function e(e){let t=URL.createObjectURL(new Blob([e.bytes],{type:e.type})),n=document.createElement(`a`);n.href=t,n.download=e.filename,n.hidden=!0,document.body.append(n),n.click(),n.remove(),setTimeout(()=>URL.revokeObjectURL(t),6e4)}export{e as t};

@@ -1,0 +1,40 @@
+// Strings of /admin/access, the staff access log.
+export const access = {
+  title: 'Access log',
+  lede: 'Every time staff read someone\u2019s personal data: an application\u2019s details and the résumé link they give, the onboarding exports (a row per person in them) and a member\u2019s QR page. Kept for a year. The review queue is not logged.',
+  table: {
+    caption: 'Staff reads of personal data, newest first',
+    when: 'When',
+    actor: 'Staff member',
+    role: 'Role then',
+    action: 'What',
+    subject: 'Whose data',
+  },
+  actions: {
+    'application.view': 'Application details',
+    'resume.link': 'Résumé link',
+    'onboarding.csv': 'Onboarding CSV',
+    'onboarding.headshots': 'Headshots ZIP',
+    'membership.qr': 'Membership QR page',
+  } as Record<string, string>,
+  deleted: 'Deleted account',
+  byActor: (name: string) => `Show reads by ${name}`,
+  aboutSubject: (name: string) => `Show reads about ${name}`,
+  filteredBy: (name: string) => `Showing reads by ${name}.`,
+  filteredAbout: (name: string) => `Showing reads about ${name}.`,
+  filteredByOne: 'Showing the reads of one staff member.',
+  filteredAboutOne: 'Showing the reads about one person.',
+  clear: 'Show every read',
+  view: 'Access log view',
+  pageSize: 'Reads per page',
+  apply: 'Show',
+  count: (n: string, one: boolean) => `${n} ${one ? 'read' : 'reads'}`,
+  empty: {
+    title: 'No reads logged yet',
+    body: 'Reads appear here when staff open an application\u2019s details, export onboarding submissions or open a member\u2019s QR page.',
+  },
+  emptyFiltered: {
+    title: 'No reads match',
+    body: 'Nobody read this person\u2019s data in the last year, or this staff member read nobody\u2019s. Show every read to see the others.',
+  },
+};

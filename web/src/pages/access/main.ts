@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Access from './Access.svelte';
+
+mountPage(Access);
