@@ -1,1 +1,0 @@
-import{d as e,u as t}from"./Shell-mXF2AxAz.js";var n={list:async()=>(await t(e.GET(`/api/positions`))).positions};export{n as t};
