@@ -51,7 +51,9 @@ func hashErr(w http.ResponseWriter, err error) error {
 }
 
 // signup is POST /api/auth/signup (account.Signup). The password is hashed
-// before the transaction, whether or not the email has an account.
+// before the transaction, whether or not the email has an account; the
+// owner of a taken address is emailed at most at the SignupMail rate, and
+// the answer is the same 201 either way.
 func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if err := allow(over(w, r, s.limits.SignupIP, ratelimit.ClientKey(r.RemoteAddr))); err != nil {
 		return err
@@ -65,12 +67,19 @@ func (s *Server) signup(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return hashErr(w, err)
 	}
+	// Counted for every sign-up, new address or not, so the answer's time
+	// does not tell them apart; only the "you already have an account"
+	// email is held back beyond the rate.
+	notify, err := take(w, r, s.limits.SignupMail, ratelimit.EmailKey(req.Email))
+	if err != nil {
+		return err
+	}
 	err = s.store.InTx(ctx, func(q *db.Queries) error {
-		ref, err := account.Signup(ctx, q, s.cfg.PublicURL, req, hash)
+		refs, err := account.Signup(ctx, q, s.cfg.PublicURL, req, hash, notify)
 		if err != nil {
 			return err
 		}
-		return queueEmails(ctx, q, ref)
+		return queueEmails(ctx, q, refs...)
 	})
 	if err != nil {
 		return err

@@ -16,7 +16,9 @@ import (
 // every application of the edition (drafts too; the current edition by
 // default) with its applicant's name, searchable by part of the email or
 // name, filterable by status, sortable by one column (review.ListQuery).
-// The answer names the edition.
+// The scores of an application the caller has a conflict of interest
+// with are null, as its details withhold its reviews. The answer names
+// the edition.
 func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) error {
 	fields := apperr.Fields{}
 	pg := parsePage(r, fields)
@@ -31,7 +33,7 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	lq.Hackathon = h.ID
-	rows, total, err := review.List(r.Context(), s.store.Queries, lq, pg.Size, pg.offset())
+	rows, total, err := review.List(r.Context(), s.store.Queries, reviewer(principalFrom(r.Context())), lq, pg.Size, pg.offset())
 	if err != nil {
 		return err
 	}

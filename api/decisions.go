@@ -17,8 +17,9 @@ import (
 // default), all or nothing (application.Decide). An unknown id, or one of
 // another edition, is 404; a batch of offers that would pass the
 // edition's capacity is 409 "Over capacity" unless allow_over_capacity;
-// the caller's own application, or one whose team lists them, is 403
-// naming those ids (the conflict-of-interest rule); an application that
+// an application the caller has a conflict of interest with (their own,
+// one whose team lists them, one whose applicant their own application of
+// the edition lists) is 403 naming those ids (package coi); an application that
 // is not submitted or whose applicant has answered (or whose offer
 // expired) is 400 with the offending ids in details. An Idempotency-Key
 // header makes a retried request answer the stored response

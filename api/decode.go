@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/freetext"
 )
 
 // maxJSONBody caps every JSON request body at 1 MiB; a longer body is
@@ -26,10 +27,12 @@ type validator interface {
 
 // decode reads one JSON value from r's body into v. It caps the body,
 // rejects unknown fields, trailing data, non-JSON content types and text
-// holding NUL (\u0000, which no PostgreSQL text value can hold), runs v's
-// Validate when it has one, and returns the 400 (or 413/415) error of any
-// failure. w goes to http.MaxBytesReader, which has the server close the
-// connection after an oversized body.
+// holding NUL (\u0000, which no PostgreSQL text value can hold), refuses
+// control and format characters in every text field (freetext.Check: one
+// line unless tagged `text:"lines"`), runs v's Validate when it has one,
+// and returns the 400 (or 413/415) error of any failure. w goes to
+// http.MaxBytesReader, which has the server close the connection after an
+// oversized body.
 func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		mt, _, err := mime.ParseMediaType(ct)
@@ -53,12 +56,16 @@ func decode(w http.ResponseWriter, r *http.Request, v any) error {
 	if escapesNUL(body) {
 		return errNUL
 	}
+	// Every text field is checked for control and format characters
+	// (package freetext), then v checks its own rules; one 400 names every
+	// failing field, the character rule first.
+	fields := apperr.Fields(freetext.Check(v))
 	if val, ok := v.(validator); ok {
-		if err := val.Validate().Err(); err != nil {
-			return err
+		for name, why := range val.Validate() {
+			fields.Add(name, why)
 		}
 	}
-	return nil
+	return fields.Err()
 }
 
 var errNUL = apperr.WithMessage(apperr.Invalid, "Invalid JSON", `Text may not contain the NUL character (\u0000)`)

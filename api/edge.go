@@ -18,11 +18,13 @@ import (
 
 // edgeConfig holds what the middleware in front of every handler needs
 // from the configuration (the rules are package edge's): the proxies whose
-// forwarding header is believed and the origin a browser request must
-// come from.
+// forwarding header is believed, the origin a browser request must come
+// from, and whether answers pin https.
 type edgeConfig struct {
 	trusted []netip.Prefix
 	origin  string // PUBLIC_URL's scheme://host[:port], lower case; "" when unset
+	hsts    string // the Strict-Transport-Security value; "" over http
+	coop    bool   // send Cross-Origin-Opener-Policy: the origin is trustworthy
 }
 
 // newEdge reads the edge settings. A TRUSTED_PROXIES that does not parse
@@ -33,7 +35,8 @@ func newEdge(cfg config.Config, log *slog.Logger) edgeConfig {
 		log.Error("ignoring TRUSTED_PROXIES: no proxy is trusted", "error", err)
 		trusted = nil
 	}
-	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL)}
+	return edgeConfig{trusted: trusted, origin: edge.CanonicalOrigin(cfg.PublicURL), hsts: edge.StrictTransport(cfg.PublicURL),
+		coop: edge.Trustworthy(cfg.PublicURL)}
 }
 
 // --- Request ids ---
@@ -55,17 +58,28 @@ func requestID(next http.Handler) http.Handler {
 
 // --- Response headers ---
 
-// securityHeaders sets the headers every answer carries: no MIME sniffing
-// and no Referer sent onwards. Answers about credentials and the caller's
-// profile are also never stored by a cache (as are all answers of routes
-// that need a signed-in caller: the policy gate marks those). Handlers may
-// add to these (the API reference page sets its own
-// Content-Security-Policy).
-func securityHeaders(next http.Handler) http.Handler {
+// securityHeaders sets the headers every answer carries: no MIME sniffing,
+// no Referer sent onwards, no powerful browser feature but the camera for
+// this origin (edge.PermissionsPolicy), no window shared with another
+// origin's (Cross-Origin-Opener-Policy, when the origin is one browsers
+// apply it to: https or loopback, edge.Trustworthy), and HSTS when
+// PUBLIC_URL is https (edge.StrictTransport). Answers about credentials and the
+// caller's profile are also never stored by a cache (as are all answers of
+// routes that need a signed-in caller: the policy gate marks those).
+// Handlers may add to these (pages and the API reference page set their
+// own Content-Security-Policy).
+func (e edgeConfig) securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
+		if e.coop {
+			h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		}
+		h.Set("Permissions-Policy", edge.PermissionsPolicy)
+		if e.hsts != "" {
+			h.Set("Strict-Transport-Security", e.hsts)
+		}
 		if noStore(r.URL.Path) {
 			h.Set("Cache-Control", "no-store")
 		}
@@ -142,9 +156,10 @@ var errNotJSON = apperr.WithMessage(apperr.Unsupported, "Unsupported media type"
 // checkBodyType refuses (415) an unsafe request to a JSON route that
 // carries a body that is not declared as JSON, whether or not its handler
 // reads one; a body-less request needs no Content-Type. The multipart
-// routes check their own type.
-func checkBodyType(r *http.Request, route string) error {
-	if !unsafeMethod(r.Method) || multipartRoutes[route] || !hasBody(r) {
+// routes check their own type, and a page (a form posted to it is never
+// read) takes any.
+func checkBodyType(r *http.Request, route string, page bool) error {
+	if !unsafeMethod(r.Method) || multipartRoutes[route] || page || !hasBody(r) {
 		return nil
 	}
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))

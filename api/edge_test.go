@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/google/uuid"
 	"go.yaml.in/yaml/v3"
 
 	"hackdesk/internal/platform/config"
@@ -107,56 +108,93 @@ func TestSecurityHeaders(t *testing.T) {
 		if got := h.Get("Cache-Control") == "no-store"; got != tc.noStore {
 			t.Errorf("GET %s: Cache-Control %q, want no-store: %v", tc.path, h.Get("Cache-Control"), tc.noStore)
 		}
+		checkIsolationHeaders(t, "GET "+tc.path, h, false, "") // no PUBLIC_URL
 	}
 }
 
-// The gate applies the cross-site and body-type rules before any handler
-// runs. A fixed principal stands for a valid session.
-func TestGateCrossSiteAndBodyType(t *testing.T) {
+// checkIsolationHeaders checks the headers that keep other sites and
+// browser features away from every answer: the camera for this origin
+// only (the check-in page), no other powerful feature, no opener shared
+// with another origin where browsers apply it (coop), and HSTS exactly
+// when PUBLIC_URL is https (hsts is the header's value then, "" otherwise).
+func checkIsolationHeaders(t *testing.T, what string, h http.Header, coop bool, hsts string) {
+	t.Helper()
+	if got := h.Get("Cross-Origin-Opener-Policy"); got != map[bool]string{true: "same-origin"}[coop] {
+		t.Errorf("%s: Cross-Origin-Opener-Policy %q, want it: %v", what, got, coop)
+	}
+	if got := h.Get("Permissions-Policy"); got != "camera=(self), microphone=(), geolocation=(), payment=(), usb=()" {
+		t.Errorf("%s: Permissions-Policy %q", what, got)
+	}
+	if got := h.Get("Strict-Transport-Security"); got != hsts {
+		t.Errorf("%s: Strict-Transport-Security %q, want %q", what, got, hsts)
+	}
+}
+
+// HSTS is sent when the service is reached over https (PUBLIC_URL), on
+// every answer, and never over http; the opener policy over https and on
+// loopback (where browsers apply it; elsewhere they log an error).
+func TestStrictTransportSecurity(t *testing.T) {
 	t.Parallel()
-	member := &Principal{Role: "member"}
-	s := New(Deps{Config: config.Config{PublicURL: "https://hackdesk.example"}, Auth: fixedAuth{member}})
-	cookie := &http.Cookie{Name: sessionCookie, Value: "tok"}
-	for _, tc := range []struct {
-		name, method, path string
-		cookie             bool
-		header             map[string]string
-		body               string
-		want               int
+	for _, c := range []struct {
+		url  string
+		coop bool
+		hsts string
 	}{
-		{"CookieCrossSiteLogout", "POST", "/api/auth/logout", true, map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 403},
-		{"CookieSameSiteDeleteSessions", "DELETE", "/api/auth/sessions", true, map[string]string{"Sec-Fetch-Site": "same-site"}, "", 403},
-		{"CookieForeignOriginPatch", "PATCH", "/api/profile", true, map[string]string{"Origin": "https://evil.example", "Content-Type": "application/json"}, `{}`, 403},
-		{"CookieCrossSiteUpload", "POST", "/api/applications/resumes", true, map[string]string{"Sec-Fetch-Site": "cross-site", "Content-Type": "multipart/form-data; boundary=b"}, "--b--\r\n", 403},
-		{"BearerCrossSiteTextBody", "POST", "/api/auth/logout", false, map[string]string{"Sec-Fetch-Site": "cross-site", "Authorization": "Bearer x", "Content-Type": "text/plain"}, "hi", 415},
-		{"CookieSameOriginTextBody", "POST", "/api/applications/submit", true, map[string]string{"Sec-Fetch-Site": "same-origin", "Content-Type": "text/plain"}, "hi", 415},
-		{"BodyWithoutContentType", "POST", "/api/applications/submit", true, nil, "{}", 415},
-		{"FormBodyOnPublicRoute", "POST", "/api/auth/login", false, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, "email=a", 415},
-		{"CookieCrossSiteGetPasses", "GET", "/api/openapi.yaml", true, map[string]string{"Sec-Fetch-Site": "cross-site"}, "", 200},
+		{"https://hackdesk.example", true, "max-age=31536000"},
+		{"HTTPS://hackdesk.example:8443", true, "max-age=31536000"},
+		{"http://hackdesk.example", false, ""},
+		{"http://localhost:8080", true, ""},
+		{"http://127.0.0.1:8080", true, ""},
+		{"http://[::1]:8080", true, ""},
+		{"http://localhost.example", false, ""},
+		{"", false, ""},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			var body *strings.Reader
-			if tc.body != "" {
-				body = strings.NewReader(tc.body)
-			}
-			var r *http.Request
-			if body != nil {
-				r = httptest.NewRequest(tc.method, tc.path, body)
-			} else {
-				r = httptest.NewRequest(tc.method, tc.path, nil)
-			}
-			if tc.cookie {
-				r.AddCookie(cookie)
-			}
-			for k, v := range tc.header {
+		s := New(Deps{Config: config.Config{PublicURL: c.url}, Auth: fixedAuth{}, Web: testBuild()})
+		for _, path := range []string{"/api/openapi.yaml", "/api/nope", "/", "/healthz", "/api/profile"} {
+			w := httptest.NewRecorder()
+			s.ServeHTTP(w, httptest.NewRequest(http.MethodGet, path, nil))
+			checkIsolationHeaders(t, c.url+" GET "+path, w.Header(), c.coop, c.hsts)
+		}
+	}
+}
+
+// Every state-changing route that needs a caller, pages included, refuses
+// the session cookie on a cross-site or same-site request, or with a
+// foreign Origin (403 before any handler runs), whatever the body; the
+// same request's cookie from the site's own origin reaches the route.
+func TestGateRefusesCrossSiteCookieOnEveryRoute(t *testing.T) {
+	t.Parallel()
+	super := &Principal{Role: "superadmin", ExecPosition: "President"}
+	s := New(Deps{Config: config.Config{PublicURL: "https://hackdesk.example"}, Auth: fixedAuth{super}, Web: testBuild()})
+	walked := 0
+	for _, rt := range s.routes() {
+		if !unsafeMethod(rt.method) || rt.policy == Public {
+			continue
+		}
+		walked++
+		path := strings.NewReplacer("{id}", uuid.NewString(), "{term_id}", uuid.NewString(), "{key}", "k", "*", "x").Replace(rt.pattern)
+		for _, h := range []map[string]string{
+			{"Sec-Fetch-Site": "cross-site"},
+			{"Sec-Fetch-Site": "same-site"},
+			{"Origin": "https://evil.example"},
+			{"Origin": "https://hackdesk.example.evil.example", "Sec-Fetch-Site": "same-origin"},
+			{"Origin": "null"},
+		} {
+			r := httptest.NewRequest(rt.method, path, strings.NewReader(`{}`))
+			r.Header.Set("Content-Type", "application/json")
+			r.AddCookie(&http.Cookie{Name: sessionCookie, Value: "tok"})
+			for k, v := range h {
 				r.Header.Set(k, v)
 			}
 			w := httptest.NewRecorder()
 			s.ServeHTTP(w, r)
-			if w.Code != tc.want {
-				t.Fatalf("%s %s = %d, want %d; body %s", tc.method, tc.path, w.Code, tc.want, w.Body)
+			if w.Code != http.StatusForbidden || !strings.Contains(w.Body.String(), "Forbidden") {
+				t.Errorf("%s %s with the cookie and %v = %d %s, want 403", rt.method, path, h, w.Code, w.Body)
 			}
-		})
+		}
+	}
+	if walked < 40 {
+		t.Fatalf("walked %d state-changing routes", walked)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 	"github.com/go-chi/chi/v5/middleware"
+	"github.com/google/uuid"
 
 	"hackdesk/internal/feature/application"
 	"hackdesk/internal/feature/onboarding"
@@ -30,10 +31,11 @@ type webPage struct {
 }
 
 // pages is the page table. Adding a page is one row here (and its HTML
-// entry in web/). Pages answer GET and HEAD and enter the policy table
-// with their policy (routes), so the role walk covers them; a caller the
-// policy refuses is sent elsewhere rather than answered 401 or 403 (see
-// refuse).
+// entry in web/). Pages answer GET and HEAD, and POST (a form submitted
+// without its script: 303 back to the page, nothing processed), and enter
+// the policy table with their policy (routes), so the role walk covers
+// them; a caller the policy refuses is sent elsewhere rather than answered
+// 401 or 403 (see refuse).
 func (s *Server) pages() []webPage {
 	return []webPage{
 		{"/", "index.html", Public, nil},
@@ -72,8 +74,9 @@ func (s *Server) pages() []webPage {
 	}
 }
 
-// pageMethods are the methods every page answers.
-var pageMethods = [...]string{http.MethodGet, http.MethodHead}
+// pageMethods are the methods every page answers. POST is a form the
+// page's script did not handle (scriptlessPost).
+var pageMethods = [...]string{http.MethodGet, http.MethodHead, http.MethodPost}
 
 // assetsPattern is where the build's hashed assets are served.
 const assetsPattern = "/assets/*"
@@ -88,7 +91,7 @@ func (s *Server) webRoutes() []route {
 	for _, p := range s.pages() {
 		out = append(out, s.pageRoutes(p)...)
 	}
-	for _, m := range pageMethods {
+	for _, m := range [...]string{http.MethodGet, http.MethodHead} {
 		out = append(out, route{m, assetsPattern, Public, plain(s.asset)})
 	}
 	return out
@@ -97,6 +100,10 @@ func (s *Server) webRoutes() []route {
 // pageRoutes are the routes of one page.
 func (s *Server) pageRoutes(p webPage) []route {
 	h := plain(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			scriptlessPost(w, r)
+			return
+		}
 		if p.elsewhere != nil {
 			if to := p.elsewhere(r); to != "" {
 				seeOther(w, to)
@@ -110,6 +117,16 @@ func (s *Server) pageRoutes(p webPage) []route {
 		out = append(out, route{m, p.pattern, p.policy, h})
 	}
 	return out
+}
+
+// scriptlessPost answers a form posted to a page: the pages' forms are
+// handled by their script, which calls the API, so a POST here is a form
+// submitted without it (a password manager, automation, a script that
+// failed to load). It is sent back to the page (303, its query kept) and
+// nothing is read or done: the body, which may hold a password, is never
+// looked at, and the form's fields never reach a URL.
+func scriptlessPost(w http.ResponseWriter, r *http.Request) {
+	seeOther(w, web.SafeNext(r.URL.RequestURI()))
 }
 
 // markPage records that the routes of p answer as pages (see refuse).
@@ -186,28 +203,30 @@ func (s *Server) submittedApplication(r *http.Request) string {
 }
 
 // closedForm sends a caller from the page of a kind's form that is closed
-// to them to the home page, which shows why (`?notice=`, the words of the
-// API's 403 "Form closed": "Onboarding for <term> opens <date>"). The
-// term is the page's ?term_id=, else the hiring term. A caller the form is
-// not for stays: the page tells them why. Like submittedApplication it is
-// a convenience (the API refuses a closed form), so a failed read serves
-// the page and is logged.
+// to them to the home page, which shows why: a notice code and the ids it
+// needs, never text (`?notice=form-closed&form=<kind>&term=<id>`; the
+// page reads the window's words from the API's 403 "Form closed",
+// "Onboarding for <term> opens <date>"). The term is the page's
+// ?term_id=, else the hiring term. A caller the form is not for stays: the
+// page tells them why. Like submittedApplication it is a convenience (the
+// API refuses a closed form), so a failed read serves the page and is
+// logged.
 func (s *Server) closedForm(kind onboarding.Kind) func(r *http.Request) string {
 	return func(r *http.Request) string {
 		p := principalFrom(r.Context())
 		if p == nil {
 			return ""
 		}
-		msg, err := onboarding.ClosedNotice(r.Context(), s.reads, r.URL.Query().Get("term_id"), kind, p.ProfileID)
+		term, err := onboarding.ClosedTerm(r.Context(), s.reads, r.URL.Query().Get("term_id"), kind, p.ProfileID)
 		if err != nil {
 			s.log.WarnContext(r.Context(), "page: reading the form's window", "path", r.URL.Path,
 				"request_id", middleware.GetReqID(r.Context()), "error", err)
 			return ""
 		}
-		if msg == "" {
+		if term == uuid.Nil {
 			return ""
 		}
-		return "/?notice=" + url.QueryEscape(msg)
+		return web.NoticeURL(web.NoticeFormClosed, "form", string(kind), "term", term.String())
 	}
 }
 

@@ -97,9 +97,10 @@ func (f fakeForms) ExecRoleHeldInTerm(_ context.Context, arg db.ExecRoleHeldInTe
 func (f fakeForms) DBNow(context.Context) (time.Time, error) { return f.now, nil }
 
 // A form page that is closed to its caller answers 303 to the home page
-// with the window's message (the API's "Form closed" words) as ?notice=;
-// an open form, a caller the form is not for, an unknown or malformed
-// term_id and a failed read serve the page.
+// with a notice code and the ids it needs, never text: ?notice=form-closed
+// with the form and the term whose window is closed (the page asks the
+// API for the window's words); an open form, a caller the form is not
+// for, an unknown or malformed term_id and a failed read serve the page.
 func TestFormPagesRedirectWhenClosed(t *testing.T) {
 	t.Parallel()
 	member := &Principal{ProfileID: uuid.New(), Role: "member"}
@@ -114,7 +115,9 @@ func TestFormPagesRedirectWhenClosed(t *testing.T) {
 	unscheduled := term
 	unscheduled.OnboardingOpensAt, unscheduled.OnboardingClosesAt = nil, nil
 	prev := db.Term{ID: uuid.New(), Name: "2025-2026", OnboardingOpensAt: at(-400 * time.Hour), OnboardingClosesAt: at(-200 * time.Hour)}
-	notice := func(msg string) string { return "/?notice=" + url.QueryEscape(msg) }
+	notice := func(form string, term uuid.UUID) string {
+		return "/?" + url.Values{"notice": {"form-closed"}, "form": {form}, "term": {term.String()}}.Encode()
+	}
 
 	for _, c := range []struct {
 		name  string
@@ -123,20 +126,20 @@ func TestFormPagesRedirectWhenClosed(t *testing.T) {
 		loc   string // "" is the page
 	}{
 		{"NotYetOpen", fakeForms{term: term, prev: prev, inTerm: true, now: now}, "/onboarding",
-			notice("Onboarding for 2026-2027 opens 2 August 2026 12:00 UTC")},
+			notice("onboarding", term.ID)},
 		{"ReturningClosed", fakeForms{term: term, prev: prev, inPrev: true, now: now}, "/onboarding/returning",
-			notice("The returning-exec form for 2026-2027 closed on 31 July 2026 12:00 UTC")},
+			notice("returning", term.ID)},
 		{"NotScheduled", fakeForms{term: unscheduled, prev: prev, inTerm: true, now: now}, "/onboarding",
-			notice("Onboarding for 2026-2027 is not scheduled yet")},
+			notice("onboarding", term.ID)},
 		{"ByTermID", fakeForms{term: term, prev: prev, inTerm: true, now: now}, "/onboarding?term_id=" + term.ID.String(),
-			notice("Onboarding for 2026-2027 opens 2 August 2026 12:00 UTC")},
+			notice("onboarding", term.ID)},
 		{"Open", fakeForms{term: open, prev: prev, inTerm: true, now: now}, "/onboarding", ""},
 		// The President of the active term opens their own term's form,
 		// not the hiring term's (which is not for them).
 		{"OwnTerm", fakeForms{term: open, prev: prev, inPrev: true, ownPrev: true, now: now}, "/onboarding",
-			notice("Onboarding for 2025-2026 closed on 24 July 2026 04:00 UTC")},
+			notice("onboarding", prev.ID)},
 		{"OwnTermReturning", fakeForms{term: term, prev: prev, inPrev: true, ownPrev: true, now: now}, "/onboarding/returning",
-			notice("The returning-exec form for 2026-2027 closed on 31 July 2026 12:00 UTC")},
+			notice("returning", term.ID)},
 		{"ReturningOpen", fakeForms{term: open, prev: prev, inPrev: true, now: now}, "/onboarding/returning", ""},
 		{"NotAnExec", fakeForms{term: term, prev: prev, now: now}, "/onboarding", ""},
 		{"NotAnExecBefore", fakeForms{term: term, prev: prev, inTerm: true, now: now}, "/onboarding/returning", ""},

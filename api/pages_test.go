@@ -145,6 +145,11 @@ func TestPageGate(t *testing.T) {
 			w := do(s, method, path)
 			loc := w.Header().Get("Location")
 			switch {
+			case allowed[policy][c.name] && method == http.MethodPost:
+				// A form posted without its script: back to the page.
+				if w.Code != http.StatusSeeOther || loc != path {
+					t.Errorf("%s %s (%v) as %s = %d to %q, want 303 to itself", method, path, policy, c.name, w.Code, loc)
+				}
 			case allowed[policy][c.name]:
 				body := string(build[entries[route]].Data)
 				if method == http.MethodHead {
@@ -169,8 +174,8 @@ func TestPageGate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	// Every page, GET and HEAD, 6 callers.
-	if want := len(entries) * 2 * len(callers); walked != want {
+	// Every page, GET, HEAD and POST, 6 callers.
+	if want := len(entries) * 3 * len(callers); walked != want {
 		t.Fatalf("walked %d page answers, want %d", walked, want)
 	}
 }
@@ -328,7 +333,8 @@ func TestNotFoundPage(t *testing.T) {
 		{"GET", "/x/../api/nope", 404, false},
 		{"POST", "/no-such-page", 404, false},
 		{"DELETE", "/no-such-page", 404, false},
-		{"POST", "/apply", 405, false},
+		{"PUT", "/apply", 405, false},
+		{"DELETE", "/login", 405, false},
 	} {
 		w := do(s, c.method, c.target)
 		ct := w.Header().Get("Content-Type")

@@ -136,7 +136,9 @@ func (s *Server) enforce(mux *chi.Mux) func(http.Handler) http.Handler {
 					return
 				}
 			}
-			if err := checkBodyType(r, route); err != nil {
+			// A page's POST is a form posted without its script, answered
+			// without reading it (scriptlessPost): any body type.
+			if err := checkBodyType(r, route, s.pageRoute[route]); err != nil {
 				writeError(w, r, err)
 				return
 			}

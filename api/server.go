@@ -164,7 +164,7 @@ func New(d Deps) *Server {
 	// safe), the headers every answer carries, the client address (from
 	// X-Forwarded-For only behind a trusted proxy), the log, panics; then
 	// the policy gate.
-	r.Use(s.withLogger, requestID, securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
+	r.Use(s.withLogger, requestID, s.edge.securityHeaders, s.edge.realIP, s.requestLog, s.recoverer)
 	r.Use(s.enforce(r))
 	r.NotFound(s.notFound)
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {

@@ -53,36 +53,41 @@ SELECT a.id,
        sc.normalized_score
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
-LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = $1
-WHERE a.hackathon_id = $1
-  AND ($2::text IS NULL OR a.status = $2::text)
-  AND ($3::text IS NULL
-       OR lower(coalesce(a.email, p.email)) LIKE $3::text
-       OR lower(p.display_name) LIKE $3::text)
+LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = $2
+LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = $2
+    AND application_conflict($1, $3::text, coalesce(m.team_members, ''),
+            a.profile_id, p.email, a.team_members) = ''
+WHERE a.hackathon_id = $2
+  AND ($4::text IS NULL OR a.status = $4::text)
+  AND ($5::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE $5::text
+       OR lower(p.display_name) LIKE $5::text)
 ORDER BY
-    CASE WHEN $4::text = 'name' AND $5::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
-    CASE WHEN $4::text = 'name' AND $5::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
-    CASE WHEN $4::text = 'email' AND $5::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
-    CASE WHEN $4::text = 'email' AND $5::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
-    CASE WHEN $4::text = 'university' AND $5::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
-    CASE WHEN $4::text = 'university' AND $5::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
-    CASE WHEN $4::text = 'gender' AND $5::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
-    CASE WHEN $4::text = 'gender' AND $5::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
-    CASE WHEN $4::text = 'reviews' AND $5::text = 'asc' THEN a.review_count END ASC,
-    CASE WHEN $4::text = 'reviews' AND $5::text = 'desc' THEN a.review_count END DESC,
-    CASE WHEN $4::text = 'score' AND $5::text = 'asc' THEN sc.score END ASC NULLS LAST,
-    CASE WHEN $4::text = 'score' AND $5::text = 'desc' THEN sc.score END DESC NULLS LAST,
-    CASE WHEN $4::text = 'normalized_score' AND $5::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
-    CASE WHEN $4::text = 'normalized_score' AND $5::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
-    CASE WHEN $4::text = 'created_at' AND $5::text = 'asc' THEN a.created_at END ASC,
-    CASE WHEN $4::text = 'created_at' AND $5::text = 'desc' THEN a.created_at END DESC,
-    CASE WHEN $5::text = 'asc' THEN a.id END ASC,
-    CASE WHEN $5::text = 'desc' THEN a.id END DESC
-LIMIT $7 OFFSET $6
+    CASE WHEN $6::text = 'name' AND $7::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
+    CASE WHEN $6::text = 'name' AND $7::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
+    CASE WHEN $6::text = 'email' AND $7::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
+    CASE WHEN $6::text = 'email' AND $7::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
+    CASE WHEN $6::text = 'university' AND $7::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
+    CASE WHEN $6::text = 'university' AND $7::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
+    CASE WHEN $6::text = 'gender' AND $7::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
+    CASE WHEN $6::text = 'gender' AND $7::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
+    CASE WHEN $6::text = 'reviews' AND $7::text = 'asc' THEN a.review_count END ASC,
+    CASE WHEN $6::text = 'reviews' AND $7::text = 'desc' THEN a.review_count END DESC,
+    CASE WHEN $6::text = 'score' AND $7::text = 'asc' THEN sc.score END ASC NULLS LAST,
+    CASE WHEN $6::text = 'score' AND $7::text = 'desc' THEN sc.score END DESC NULLS LAST,
+    CASE WHEN $6::text = 'normalized_score' AND $7::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
+    CASE WHEN $6::text = 'normalized_score' AND $7::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
+    CASE WHEN $6::text = 'created_at' AND $7::text = 'asc' THEN a.created_at END ASC,
+    CASE WHEN $6::text = 'created_at' AND $7::text = 'desc' THEN a.created_at END DESC,
+    CASE WHEN $7::text = 'asc' THEN a.id END ASC,
+    CASE WHEN $7::text = 'desc' THEN a.id END DESC
+LIMIT $9 OFFSET $8
 `
 
 type AdminApplicationListParams struct {
+	ActorID     uuid.UUID
 	HackathonID uuid.UUID
+	ActorEmail  string
 	Status      *string
 	Pattern     *string
 	Sort        string
@@ -110,7 +115,11 @@ type AdminApplicationListRow struct {
 // The admin applications table of one edition: one row per application with the
 // applicant's name, filtered by status and a case-insensitive substring of
 // the shown email or name (the caller passes an escaped, lowercased LIKE
-// pattern), sorted by one whitelisted column. Text columns sort
+// pattern), sorted by one whitelisted column. The scores of an
+// application the caller has a conflict of interest with
+// (application_conflict: their own, their team's, or that of someone
+// their own application of the edition lists) are not joined: they read,
+// and sort, as unreviewed. Text columns sort
 // case-insensitively with empty values last in both directions, as do the
 // scores (application_scores) of unreviewed applications; ties are
 // broken by id in the same direction, so pages are stable. Only one CASE
@@ -118,7 +127,9 @@ type AdminApplicationListRow struct {
 // and do not affect the order.
 func (q *Queries) AdminApplicationList(ctx context.Context, arg AdminApplicationListParams) ([]AdminApplicationListRow, error) {
 	rows, err := q.db.Query(ctx, adminApplicationList,
+		arg.ActorID,
 		arg.HackathonID,
+		arg.ActorEmail,
 		arg.Status,
 		arg.Pattern,
 		arg.Sort,
@@ -580,15 +591,19 @@ func (q *Queries) ApplicationLockIn(ctx context.Context, arg ApplicationLockInPa
 }
 
 const applicationNextForReviewerView = `-- name: ApplicationNextForReviewerView :one
+WITH mine AS MATERIALIZED (
+    SELECT coalesce((SELECT m.team_members FROM applications m
+                     WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team
+)
 SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
-    SELECT n.id FROM applications n
+    SELECT n.id FROM applications n CROSS JOIN mine
     WHERE n.hackathon_id = hackathon_current_id()
       AND n.status = 'submitted'
-      AND n.profile_id <> $1
-      AND NOT team_lists_email(n.team_members, $2::text)
+      AND application_conflict($1, $2::text, mine.team, n.profile_id,
+              (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
       AND NOT EXISTS (
           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)
     ORDER BY n.review_count, n.id
@@ -606,14 +621,17 @@ type ApplicationNextForReviewerViewRow struct {
 }
 
 // The assignment rule, in the current edition: submitted applications
-// only, not the reviewer's own,
-// not one whose team lists the reviewer's email (a conflict of interest),
-// not one they reviewed; fewest reviews first, ties by id. The inner scan
-// follows applications_queue_idx, tests the team list on the row it is on
-// (an inlined expression, no extra look-up) and probes the (application_id,
-// reviewer_id) unique index per candidate, so it stops at the first fit.
-// The chosen row comes back in the reviewer view (team names included), so
-// the queue costs one round trip.
+// only, none the reviewer has a conflict of interest with
+// (application_conflict: their own, one whose team lists their email, one
+// whose applicant their own application of the edition lists), none they
+// reviewed; fewest reviews first, ties by id. The inner scan follows
+// applications_queue_idx, tests the conflict on the row it is on (an
+// inlined expression; the applicant's email is looked up only for a
+// reviewer whose own application lists someone) and probes the
+// (application_id, reviewer_id) unique index per candidate, so it stops at
+// the first fit. The reviewer's own team list is read once (mine). The
+// chosen row comes back in the reviewer view (team names included), so the
+// queue costs one round trip.
 func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error) {
 	row := q.db.QueryRow(ctx, applicationNextForReviewerView, arg.ReviewerID, arg.ReviewerEmail)
 	var i ApplicationNextForReviewerViewRow
@@ -761,32 +779,46 @@ func (q *Queries) ApplicationResumeKeysByProfile(ctx context.Context, profileID 
 }
 
 const applicationReviewConflict = `-- name: ApplicationReviewConflict :one
-SELECT status, profile_id, team_members, hackathon_id,
-       (hackathon_id = hackathon_current_id())::boolean AS current
-FROM applications
-WHERE id = $1
+SELECT a.status, a.profile_id, p.email AS applicant_email, a.team_members, a.hackathon_id,
+       (a.hackathon_id = hackathon_current_id())::boolean AS current,
+       coalesce(m.team_members, '')::text AS actor_team
+FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = a.hackathon_id
+WHERE a.id = $2
 `
 
-type ApplicationReviewConflictRow struct {
-	Status      string
-	ProfileID   uuid.UUID
-	TeamMembers string
-	HackathonID uuid.UUID
-	Current     bool
+type ApplicationReviewConflictParams struct {
+	ActorID       uuid.UUID
+	ApplicationID uuid.UUID
 }
 
-// What stands between a reviewer and an application: its status, its
-// edition (and whether that is the current one), and its applicant and
-// team list for the conflict-of-interest rule (package coi).
-func (q *Queries) ApplicationReviewConflict(ctx context.Context, applicationID uuid.UUID) (ApplicationReviewConflictRow, error) {
-	row := q.db.QueryRow(ctx, applicationReviewConflict, applicationID)
+type ApplicationReviewConflictRow struct {
+	Status         string
+	ProfileID      uuid.UUID
+	ApplicantEmail string
+	TeamMembers    string
+	HackathonID    uuid.UUID
+	Current        bool
+	ActorTeam      string
+}
+
+// What stands between an actor and an application: its status, its
+// edition (and whether that is the current one), and what the
+// conflict-of-interest rule (package coi) reads: the applicant, their
+// email and the team list, and the team list of the actor's own
+// application in the same edition (” when none).
+func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error) {
+	row := q.db.QueryRow(ctx, applicationReviewConflict, arg.ActorID, arg.ApplicationID)
 	var i ApplicationReviewConflictRow
 	err := row.Scan(
 		&i.Status,
 		&i.ProfileID,
+		&i.ApplicantEmail,
 		&i.TeamMembers,
 		&i.HackathonID,
 		&i.Current,
+		&i.ActorTeam,
 	)
 	return i, err
 }
@@ -943,6 +975,25 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.HackathonID,
 	)
 	return i, err
+}
+
+const applicationTeamIn = `-- name: ApplicationTeamIn :one
+SELECT coalesce((SELECT a.team_members FROM applications a
+                 WHERE a.profile_id = $1 AND a.hackathon_id = $2), '')::text AS team_members
+`
+
+type ApplicationTeamInParams struct {
+	ProfileID   uuid.UUID
+	HackathonID uuid.UUID
+}
+
+// The team list of the profile's application in one edition, ” when it
+// has none there: the actor's side of the conflict-of-interest rule.
+func (q *Queries) ApplicationTeamIn(ctx context.Context, arg ApplicationTeamInParams) (string, error) {
+	row := q.db.QueryRow(ctx, applicationTeamIn, arg.ProfileID, arg.HackathonID)
+	var team_members string
+	err := row.Scan(&team_members)
+	return team_members, err
 }
 
 const applicationUpdate = `-- name: ApplicationUpdate :exec
@@ -1144,11 +1195,13 @@ func (q *Queries) DecisionBatchHackathon(ctx context.Context, batchID string) (u
 }
 
 const decisionLockApplications = `-- name: DecisionLockApplications :many
-SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
-FROM applications
-WHERE id = ANY($1::uuid[]) AND hackathon_id = $2
-ORDER BY id
-FOR UPDATE
+SELECT a.id, a.profile_id, p.email AS applicant_email, a.team_members, a.status, a.decision, a.rsvp,
+       now()::timestamptz AS db_now
+FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+WHERE a.id = ANY($1::uuid[]) AND a.hackathon_id = $2
+ORDER BY a.id
+FOR UPDATE OF a
 `
 
 type DecisionLockApplicationsParams struct {
@@ -1157,18 +1210,20 @@ type DecisionLockApplicationsParams struct {
 }
 
 type DecisionLockApplicationsRow struct {
-	ID          uuid.UUID
-	ProfileID   uuid.UUID
-	TeamMembers string
-	Status      string
-	Decision    *string
-	Rsvp        *string
-	DbNow       time.Time
+	ID             uuid.UUID
+	ProfileID      uuid.UUID
+	ApplicantEmail string
+	TeamMembers    string
+	Status         string
+	Decision       *string
+	Rsvp           *string
+	DbNow          time.Time
 }
 
 // Locks the applications of one edition a decision batch names, in id
-// order so that two overlapping batches never deadlock. db_now is the
-// transaction's clock, against which the RSVP deadline is checked.
+// order so that two overlapping batches never deadlock, with the
+// applicant's email (the conflict-of-interest rule reads it). db_now is
+// the transaction's clock, against which the RSVP deadline is checked.
 func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLockApplicationsParams) ([]DecisionLockApplicationsRow, error) {
 	rows, err := q.db.Query(ctx, decisionLockApplications, arg.Ids, arg.HackathonID)
 	if err != nil {
@@ -1181,6 +1236,7 @@ func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLock
 		if err := rows.Scan(
 			&i.ID,
 			&i.ProfileID,
+			&i.ApplicantEmail,
 			&i.TeamMembers,
 			&i.Status,
 			&i.Decision,

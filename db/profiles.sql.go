@@ -274,39 +274,82 @@ func (q *Queries) ProfilePromoteAdmin(ctx context.Context, id uuid.UUID) (int64,
 	return result.RowsAffected(), nil
 }
 
-const profileSearchConfirmed = `-- name: ProfileSearchConfirmed :many
+const profileSearchByEmail = `-- name: ProfileSearchByEmail :many
 SELECT id, email, display_name FROM profiles
 WHERE email_confirmed_at IS NOT NULL
   AND id <> $1
-  AND (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE $2::text
-ORDER BY lower(coalesce(display_name, email)), lower(email)
-LIMIT $3
+  AND lower(email) = $2::text
 `
 
-type ProfileSearchConfirmedParams struct {
+type ProfileSearchByEmailParams struct {
 	CallerID uuid.UUID
-	Pattern  string
-	MaxRows  int32
+	Email    string
 }
 
-type ProfileSearchConfirmedRow struct {
+type ProfileSearchByEmailRow struct {
 	ID          uuid.UUID
 	Email       string
 	DisplayName *string
 }
 
-// Team-member search: confirmed accounts whose "email name" matches the
-// LIKE pattern (lower case), never the caller; alphabetical. The handler
-// never sends a pattern that matches everyone.
-func (q *Queries) ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error) {
-	rows, err := q.db.Query(ctx, profileSearchConfirmed, arg.CallerID, arg.Pattern, arg.MaxRows)
+// Team-member search by a whole email address (lower case): the confirmed
+// account that has it, unless it is the caller's.
+func (q *Queries) ProfileSearchByEmail(ctx context.Context, arg ProfileSearchByEmailParams) ([]ProfileSearchByEmailRow, error) {
+	rows, err := q.db.Query(ctx, profileSearchByEmail, arg.CallerID, arg.Email)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	items := []ProfileSearchConfirmedRow{}
+	items := []ProfileSearchByEmailRow{}
 	for rows.Next() {
-		var i ProfileSearchConfirmedRow
+		var i ProfileSearchByEmailRow
+		if err := rows.Scan(&i.ID, &i.Email, &i.DisplayName); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const profileSearchByWords = `-- name: ProfileSearchByWords :many
+SELECT id, email, display_name FROM profiles
+WHERE email_confirmed_at IS NOT NULL
+  AND id <> $1
+  AND (search_words(display_name) LIKE $2::text
+       OR search_words(split_part(email, '@', 1)) LIKE $2::text)
+ORDER BY lower(coalesce(display_name, email)), lower(email)
+LIMIT $3
+`
+
+type ProfileSearchByWordsParams struct {
+	CallerID uuid.UUID
+	Pattern  string
+	MaxRows  int32
+}
+
+type ProfileSearchByWordsRow struct {
+	ID          uuid.UUID
+	Email       string
+	DisplayName *string
+}
+
+// Team-member search by words: confirmed accounts, never the caller, with
+// a word of the display name or of the email's local part (search_words,
+// migration 00041) starting the LIKE pattern (db.LikeWordPrefix of the
+// query's words); alphabetical, at most max_rows. The domain is never
+// searched. Both expressions are in profiles_search_words_idx.
+func (q *Queries) ProfileSearchByWords(ctx context.Context, arg ProfileSearchByWordsParams) ([]ProfileSearchByWordsRow, error) {
+	rows, err := q.db.Query(ctx, profileSearchByWords, arg.CallerID, arg.Pattern, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ProfileSearchByWordsRow{}
+	for rows.Next() {
+		var i ProfileSearchByWordsRow
 		if err := rows.Scan(&i.ID, &i.Email, &i.DisplayName); err != nil {
 			return nil, err
 		}

@@ -17,7 +17,11 @@ type Querier interface {
 	// The admin applications table of one edition: one row per application with the
 	// applicant's name, filtered by status and a case-insensitive substring of
 	// the shown email or name (the caller passes an escaped, lowercased LIKE
-	// pattern), sorted by one whitelisted column. Text columns sort
+	// pattern), sorted by one whitelisted column. The scores of an
+	// application the caller has a conflict of interest with
+	// (application_conflict: their own, their team's, or that of someone
+	// their own application of the edition lists) are not joined: they read,
+	// and sort, as unreviewed. Text columns sort
 	// case-insensitively with empty values last in both directions, as do the
 	// scores (application_scores) of unreviewed applications; ties are
 	// broken by id in the same direction, so pages are stable. Only one CASE
@@ -61,14 +65,17 @@ type Querier interface {
 	// The profile's application in one edition, locked for change.
 	ApplicationLockIn(ctx context.Context, arg ApplicationLockInParams) (Application, error)
 	// The assignment rule, in the current edition: submitted applications
-	// only, not the reviewer's own,
-	// not one whose team lists the reviewer's email (a conflict of interest),
-	// not one they reviewed; fewest reviews first, ties by id. The inner scan
-	// follows applications_queue_idx, tests the team list on the row it is on
-	// (an inlined expression, no extra look-up) and probes the (application_id,
-	// reviewer_id) unique index per candidate, so it stops at the first fit.
-	// The chosen row comes back in the reviewer view (team names included), so
-	// the queue costs one round trip.
+	// only, none the reviewer has a conflict of interest with
+	// (application_conflict: their own, one whose team lists their email, one
+	// whose applicant their own application of the edition lists), none they
+	// reviewed; fewest reviews first, ties by id. The inner scan follows
+	// applications_queue_idx, tests the conflict on the row it is on (an
+	// inlined expression; the applicant's email is looked up only for a
+	// reviewer whose own application lists someone) and probes the
+	// (application_id, reviewer_id) unique index per candidate, so it stops at
+	// the first fit. The reviewer's own team list is read once (mine). The
+	// chosen row comes back in the reviewer view (team names included), so the
+	// queue costs one round trip.
 	ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error)
 	// The caller's application in the current edition as its owner sees it,
 	// with the display names of its team (as reviewers see them).
@@ -77,15 +84,20 @@ type Querier interface {
 	// object belongs to one application, so a new key is chosen apart from
 	// the others' (application.ResumeKeyFor).
 	ApplicationResumeKeysByProfile(ctx context.Context, profileID uuid.UUID) ([]ApplicationResumeKeysByProfileRow, error)
-	// What stands between a reviewer and an application: its status, its
-	// edition (and whether that is the current one), and its applicant and
-	// team list for the conflict-of-interest rule (package coi).
-	ApplicationReviewConflict(ctx context.Context, applicationID uuid.UUID) (ApplicationReviewConflictRow, error)
+	// What stands between an actor and an application: its status, its
+	// edition (and whether that is the current one), and what the
+	// conflict-of-interest rule (package coi) reads: the applicant, their
+	// email and the team list, and the team list of the actor's own
+	// application in the same edition ('' when none).
+	ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error)
 	// An application as reviewers see it, with the display names of its team.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
 	ApplicationSetPositions(ctx context.Context, arg ApplicationSetPositionsParams) error
 	ApplicationSetResume(ctx context.Context, arg ApplicationSetResumeParams) error
 	ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error)
+	// The team list of the profile's application in one edition, '' when it
+	// has none there: the actor's side of the conflict-of-interest rule.
+	ApplicationTeamIn(ctx context.Context, arg ApplicationTeamInParams) (string, error)
 	// Writes every applicant-editable field; callers load the row FOR UPDATE,
 	// apply the patch and write it back.
 	ApplicationUpdate(ctx context.Context, arg ApplicationUpdateParams) error
@@ -151,8 +163,9 @@ type Querier interface {
 	// The applications a batch offered a place that held no offer before it.
 	DecisionBatchNewOffers(ctx context.Context, batchID string) ([]uuid.UUID, error)
 	// Locks the applications of one edition a decision batch names, in id
-	// order so that two overlapping batches never deadlock. db_now is the
-	// transaction's clock, against which the RSVP deadline is checked.
+	// order so that two overlapping batches never deadlock, with the
+	// applicant's email (the conflict-of-interest rule reads it). db_now is
+	// the transaction's clock, against which the RSVP deadline is checked.
 	DecisionLockApplications(ctx context.Context, arg DecisionLockApplicationsParams) ([]DecisionLockApplicationsRow, error)
 	EmailCount(ctx context.Context, arg EmailCountParams) (int64, error)
 	EmailGetByKey(ctx context.Context, idempotencyKey string) (Email, error)
@@ -350,10 +363,15 @@ type Querier interface {
 	ProfileLockByEmail(ctx context.Context, email string) (Profile, error)
 	// Makes a member an admin; an admin or superadmin keeps their role.
 	ProfilePromoteAdmin(ctx context.Context, id uuid.UUID) (int64, error)
-	// Team-member search: confirmed accounts whose "email name" matches the
-	// LIKE pattern (lower case), never the caller; alphabetical. The handler
-	// never sends a pattern that matches everyone.
-	ProfileSearchConfirmed(ctx context.Context, arg ProfileSearchConfirmedParams) ([]ProfileSearchConfirmedRow, error)
+	// Team-member search by a whole email address (lower case): the confirmed
+	// account that has it, unless it is the caller's.
+	ProfileSearchByEmail(ctx context.Context, arg ProfileSearchByEmailParams) ([]ProfileSearchByEmailRow, error)
+	// Team-member search by words: confirmed accounts, never the caller, with
+	// a word of the display name or of the email's local part (search_words,
+	// migration 00041) starting the LIKE pattern (db.LikeWordPrefix of the
+	// query's words); alphabetical, at most max_rows. The domain is never
+	// searched. Both expressions are in profiles_search_words_idx.
+	ProfileSearchByWords(ctx context.Context, arg ProfileSearchByWordsParams) ([]ProfileSearchByWordsRow, error)
 	ProfileSetDisplayName(ctx context.Context, arg ProfileSetDisplayNameParams) (Profile, error)
 	// Set from the application's opt-in when it is submitted, and by the
 	// profile page (PATCH /api/profile).
@@ -388,9 +406,14 @@ type Querier interface {
 	// A question's positions with their subteams.
 	QuestionPositions(ctx context.Context, questionID uuid.UUID) ([]QuestionPositionsRow, error)
 	QuestionUpdate(ctx context.Context, arg QuestionUpdateParams) (Question, error)
-	// Counts one event under key in the current window, whatever the total
-	// (failures that are counted after the answer was decided).
+	// Counts amount events under key in the current window, whatever the
+	// total (failures that are counted after the answer was decided, the
+	// accounts a search listed).
 	RateLimitAdd(ctx context.Context, arg RateLimitAddParams) error
+	// What the sliding estimate is made of, on the database's clock: key's
+	// count in the previous and the current window of window_seconds, and how
+	// many seconds of the current window have passed.
+	RateLimitCounts(ctx context.Context, arg RateLimitCountsParams) (RateLimitCountsRow, error)
 	// Counters whose window has ended, at most @batch_size a call (the sweep
 	// deletes in short statements).
 	RateLimitDeleteExpired(ctx context.Context, batchSize int32) (int64, error)
@@ -424,13 +447,15 @@ type Querier interface {
 	ReceiptTransactionClaim(ctx context.Context, arg ReceiptTransactionClaimParams) (int64, error)
 	ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Review, error)
 	// Records a review of a submitted application of the current edition that
-	// is neither the reviewer's own nor one whose team lists them, in one
-	// statement (the trigger moves the counters in the same transaction), and
-	// returns the reviewer's total over every edition including it: the
-	// statement's snapshot predates the trigger's update, hence the + 1. No
-	// row when the application is missing, a draft, of another edition, the
-	// reviewer's own, lists them on its team, or was already reviewed by them;
-	// callers tell these apart on that error path only.
+	// the reviewer has no conflict of interest with (application_conflict:
+	// not their own, not one whose team lists them, not one whose applicant
+	// their own application of the edition lists), in one statement (the
+	// trigger moves the counters in the same transaction), and returns the
+	// reviewer's total over every edition including it: the statement's
+	// snapshot predates the trigger's update, hence the + 1. No row when the
+	// application is missing, a draft, of another edition, conflicted, or was
+	// already reviewed by them; callers tell these apart on that error path
+	// only.
 	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error)
 	// The review settings (one row).
 	ReviewSettingsGet(ctx context.Context) (ReviewSettingsGetRow, error)

@@ -11,21 +11,55 @@ import (
 
 const rateLimitAdd = `-- name: RateLimitAdd :exec
 INSERT INTO rate_limit_hits AS h (key, window_start, count, expires_at)
-SELECT $1, w.start, 1, w.start + make_interval(secs => 2 * $2::float8)
-FROM (SELECT to_timestamp(floor(extract(epoch FROM now()) / $2::float8) * $2::float8) AS start) w
-ON CONFLICT (key, window_start) DO UPDATE SET count = h.count + 1
+SELECT $1, w.start, $2::int, w.start + make_interval(secs => 2 * $3::float8)
+FROM (SELECT to_timestamp(floor(extract(epoch FROM now()) / $3::float8) * $3::float8) AS start) w
+ON CONFLICT (key, window_start) DO UPDATE SET count = h.count + $2::int
 `
 
 type RateLimitAddParams struct {
 	Key           string
+	Amount        int32
 	WindowSeconds float64
 }
 
-// Counts one event under key in the current window, whatever the total
-// (failures that are counted after the answer was decided).
+// Counts amount events under key in the current window, whatever the
+// total (failures that are counted after the answer was decided, the
+// accounts a search listed).
 func (q *Queries) RateLimitAdd(ctx context.Context, arg RateLimitAddParams) error {
-	_, err := q.db.Exec(ctx, rateLimitAdd, arg.Key, arg.WindowSeconds)
+	_, err := q.db.Exec(ctx, rateLimitAdd, arg.Key, arg.Amount, arg.WindowSeconds)
 	return err
+}
+
+const rateLimitCounts = `-- name: RateLimitCounts :one
+WITH w AS (
+    SELECT to_timestamp(floor(extract(epoch FROM now()) / $2::float8) * $2::float8) AS start
+)
+SELECT coalesce((SELECT h.count FROM rate_limit_hits h
+                 WHERE h.key = $1 AND h.window_start = w.start - make_interval(secs => $2::float8)), 0)::int AS previous,
+       coalesce((SELECT h.count FROM rate_limit_hits h WHERE h.key = $1 AND h.window_start = w.start), 0)::int AS current,
+       extract(epoch FROM now() - w.start)::float8 AS elapsed
+FROM w
+`
+
+type RateLimitCountsParams struct {
+	Key           string
+	WindowSeconds float64
+}
+
+type RateLimitCountsRow struct {
+	Previous int32
+	Current  int32
+	Elapsed  float64
+}
+
+// What the sliding estimate is made of, on the database's clock: key's
+// count in the previous and the current window of window_seconds, and how
+// many seconds of the current window have passed.
+func (q *Queries) RateLimitCounts(ctx context.Context, arg RateLimitCountsParams) (RateLimitCountsRow, error) {
+	row := q.db.QueryRow(ctx, rateLimitCounts, arg.Key, arg.WindowSeconds)
+	var i RateLimitCountsRow
+	err := row.Scan(&i.Previous, &i.Current, &i.Elapsed)
+	return i, err
 }
 
 const rateLimitDeleteExpired = `-- name: RateLimitDeleteExpired :execrows

@@ -56,9 +56,12 @@ WITH ins AS (
     INSERT INTO reviews (application_id, hackathon_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
     SELECT a.id, a.hackathon_id, $1, $2, $3, $4, $5
     FROM applications a
-    WHERE a.id = $6 AND a.status = 'submitted' AND a.profile_id <> $1
+    JOIN profiles p ON p.id = a.profile_id
+    LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = a.hackathon_id
+    WHERE a.id = $6 AND a.status = 'submitted'
       AND a.hackathon_id = hackathon_current_id()
-      AND NOT team_lists_email(a.team_members, $7::text)
+      AND application_conflict($1, $7::text, coalesce(m.team_members, ''),
+              a.profile_id, p.email, a.team_members) = ''
     ON CONFLICT (application_id, reviewer_id) DO NOTHING
     RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at, hackathon_id
 )
@@ -91,13 +94,15 @@ type ReviewInsertCheckedRow struct {
 }
 
 // Records a review of a submitted application of the current edition that
-// is neither the reviewer's own nor one whose team lists them, in one
-// statement (the trigger moves the counters in the same transaction), and
-// returns the reviewer's total over every edition including it: the
-// statement's snapshot predates the trigger's update, hence the + 1. No
-// row when the application is missing, a draft, of another edition, the
-// reviewer's own, lists them on its team, or was already reviewed by them;
-// callers tell these apart on that error path only.
+// the reviewer has no conflict of interest with (application_conflict:
+// not their own, not one whose team lists them, not one whose applicant
+// their own application of the edition lists), in one statement (the
+// trigger moves the counters in the same transaction), and returns the
+// reviewer's total over every edition including it: the statement's
+// snapshot predates the trigger's update, hence the + 1. No row when the
+// application is missing, a draft, of another edition, conflicted, or was
+// already reviewed by them; callers tell these apart on that error path
+// only.
 func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error) {
 	row := q.db.QueryRow(ctx, reviewInsertChecked,
 		arg.ReviewerID,

@@ -201,7 +201,7 @@ func (q *Queries) SelectionHiringList(ctx context.Context, termID uuid.UUID) ([]
 const selectionLock = `-- name: SelectionLock :one
 SELECT s.id, s.application_id, s.position_id, s.term_id, s.status, s.updated_at,
        p.title AS position_title, p.subteam AS position_subteam,
-       a.profile_id, a.team_members, pr.email AS applicant_email,
+       a.profile_id, a.hackathon_id, a.team_members, pr.email AS applicant_email,
        coalesce(pr.display_name, pr.email)::text AS applicant_name,
        t.name AS term_name
 FROM selections s
@@ -223,6 +223,7 @@ type SelectionLockRow struct {
 	PositionTitle   string
 	PositionSubteam string
 	ProfileID       uuid.UUID
+	HackathonID     uuid.UUID
 	TeamMembers     string
 	ApplicantEmail  string
 	ApplicantName   string
@@ -244,6 +245,7 @@ func (q *Queries) SelectionLock(ctx context.Context, id uuid.UUID) (SelectionLoc
 		&i.PositionTitle,
 		&i.PositionSubteam,
 		&i.ProfileID,
+		&i.HackathonID,
 		&i.TeamMembers,
 		&i.ApplicantEmail,
 		&i.ApplicantName,

@@ -24,13 +24,14 @@ func setTeam(t *testing.T, a *app.App, appID uuid.UUID, team string) {
 
 // conflictFixture is an admin with a mixed-case email and applications that
 // sort first in the queue: their own, two whose teams list them (other case,
-// spaces around the comma), and two whose teams only contain their email
-// as part of a longer one.
+// spaces around the comma), two whose teams only contain their email
+// as part of a longer one, and the application of the friend their own
+// application lists (the conflict the other way).
 type conflictFixture struct {
 	reviewer, other   uuid.UUID
 	own, team, spaced uuid.UUID
 	prefix, suffix    uuid.UUID
-	clean             uuid.UUID
+	clean, listed     uuid.UUID
 }
 
 func buildConflictFixture(t *testing.T, a *app.App) conflictFixture {
@@ -45,11 +46,15 @@ func buildConflictFixture(t *testing.T, a *app.App) conflictFixture {
 		prefix:   id("00000000-0000-0000-0000-000000000004"),
 		suffix:   id("00000000-0000-0000-0000-000000000005"),
 		clean:    id("00000000-0000-0000-0000-000000000006"),
+		listed:   id("00000000-0000-0000-0000-000000000007"),
 	}
-	// The reviewer's own application names a teammate; that alone is not a
-	// conflict for the teammate's reviewers. The team lists are written as
-	// they stand, in spellings the PATCH endpoint would normalize.
-	testenv.Application(t, a.Store, f.reviewer, testenv.ApplicationOpts{ID: f.own, Submitted: true, TeamMembers: "friend@example.com"})
+	// The reviewer's own application names a teammate, Friend, in another
+	// case: the reviewer has a conflict with Friend's application (not
+	// Friend's other reviewers). The team lists are written as they
+	// stand, in spellings the PATCH endpoint would normalize.
+	testenv.Application(t, a.Store, f.reviewer, testenv.ApplicationOpts{ID: f.own, Submitted: true, TeamMembers: "FRIEND@example.com"})
+	friend := account(t, a, "friend@example.com", "Friend", "member")
+	testenv.Application(t, a.Store, friend, testenv.ApplicationOpts{ID: f.listed, Submitted: true})
 	teams := map[uuid.UUID]string{
 		f.team:   "friend@example.com,grace.hopper@example.COM",
 		f.spaced: "friend@example.com , GRACE.HOPPER@EXAMPLE.COM ",
@@ -64,8 +69,9 @@ func buildConflictFixture(t *testing.T, a *app.App) conflictFixture {
 }
 
 // TestReviewConflictQueue: the queue never serves the reviewer's own
-// application or one whose team lists them, however the email is spelled,
-// and still serves teams where their email is only part of another.
+// application, one whose team lists them, however the email is spelled,
+// or the application of someone their own application lists; it still
+// serves teams where their email is only part of another.
 func TestReviewConflictQueue(t *testing.T) {
 	t.Parallel()
 	a, anon := newApp(t)
@@ -86,8 +92,9 @@ func TestReviewConflictQueue(t *testing.T) {
 	}
 }
 
-// TestReviewConflictSubmit: a review of one's own application or of one
-// whose team lists the reviewer is refused with 403 and records nothing.
+// TestReviewConflictSubmit: a review of one's own application, of one
+// whose team lists the reviewer, or of the application of someone the
+// reviewer's application lists is refused with 403 and records nothing.
 func TestReviewConflictSubmit(t *testing.T) {
 	t.Parallel()
 	a, anon := newApp(t)
@@ -101,6 +108,7 @@ func TestReviewConflictSubmit(t *testing.T) {
 		{"own", f.own, "You cannot review your own application"},
 		{"team", f.team, "You cannot review an application that lists you as a team member"},
 		{"team with spaces and other case", f.spaced, "You cannot review an application that lists you as a team member"},
+		{"listed by the reviewer's application", f.listed, "You cannot review the application of someone your application lists as a team member"},
 	} {
 		var e errorJSON
 		score(t, c, tc.app, http.StatusForbidden).JSON(t, &e)
@@ -124,17 +132,19 @@ func TestReviewConflictSubmit(t *testing.T) {
 	o := as(t, a, anon, f.other)
 	score(t, o, f.own, http.StatusOK)
 	score(t, o, f.team, http.StatusOK)
+	score(t, o, f.listed, http.StatusOK)
 }
 
 // TestReviewConflictAdminDetails: the admin details of one's own
-// application, or of one whose team lists the caller, withhold the
-// reviews; others see them.
+// application, of one whose team lists the caller, or of one whose
+// applicant the caller's application lists, withhold the reviews; others
+// see them.
 func TestReviewConflictAdminDetails(t *testing.T) {
 	t.Parallel()
 	a, anon := newApp(t)
 	f := buildConflictFixture(t, a)
 	third := account(t, a, "third.admin@example.com", "Third", "admin")
-	for _, appID := range []uuid.UUID{f.own, f.team, f.spaced, f.prefix} {
+	for _, appID := range []uuid.UUID{f.own, f.team, f.spaced, f.prefix, f.listed} {
 		testenv.Review(t, a.Store, appID, f.other)
 		testenv.Review(t, a.Store, appID, third)
 	}
@@ -155,7 +165,7 @@ func TestReviewConflictAdminDetails(t *testing.T) {
 		return d
 	}
 	me := as(t, a, anon, f.reviewer)
-	for _, appID := range []uuid.UUID{f.own, f.team, f.spaced} {
+	for _, appID := range []uuid.UUID{f.own, f.team, f.spaced, f.listed} {
 		if d := get(me, appID); !*d.ReviewsHidden || len(d.Reviews) != 0 {
 			t.Fatalf("%v as the reviewer: hidden=%v reviews=%d, want hidden and none", appID, *d.ReviewsHidden, len(d.Reviews))
 		}
@@ -164,7 +174,7 @@ func TestReviewConflictAdminDetails(t *testing.T) {
 		t.Fatalf("prefix as the reviewer: hidden=%v reviews=%d, want 2 shown", *d.ReviewsHidden, len(d.Reviews))
 	}
 	other := as(t, a, anon, f.other)
-	for _, appID := range []uuid.UUID{f.own, f.team} {
+	for _, appID := range []uuid.UUID{f.own, f.team, f.listed} {
 		if d := get(other, appID); *d.ReviewsHidden || len(d.Reviews) != 2 {
 			t.Fatalf("%v as another admin: hidden=%v reviews=%d, want 2 shown", appID, *d.ReviewsHidden, len(d.Reviews))
 		}
@@ -178,8 +188,65 @@ func TestReviewConflictAdminDetails(t *testing.T) {
 	}
 }
 
+// TestReviewConflictAdminList: in the admin table the scores of the
+// caller's own application, of one whose team lists them and of one whose
+// applicant their application lists are null, and sort as unreviewed;
+// another admin sees every score.
+func TestReviewConflictAdminList(t *testing.T) {
+	t.Parallel()
+	a, anon := newApp(t)
+	f := buildConflictFixture(t, a)
+	third := account(t, a, "third.admin@example.com", "Third", "admin")
+	conflicted := []uuid.UUID{f.own, f.team, f.spaced, f.listed}
+	for _, appID := range append([]uuid.UUID{f.prefix, f.clean}, conflicted...) {
+		testenv.Review(t, a.Store, appID, f.other, 3, 2, 7, 3)
+		testenv.Review(t, a.Store, appID, third, 1, 1, 1, 1)
+	}
+	type row struct {
+		ID              uuid.UUID `json:"id"`
+		Score           *float64  `json:"score"`
+		NormalizedScore *float64  `json:"normalized_score"`
+	}
+	list := func(c *client, query string) []row {
+		t.Helper()
+		var page struct {
+			Applications []row `json:"applications"`
+		}
+		c.expect(http.StatusOK, "GET", "/api/admin/applications?page_size=50"+query, nil).JSON(t, &page)
+		return page.Applications
+	}
+	me := as(t, a, anon, f.reviewer)
+	hidden := map[uuid.UUID]bool{}
+	for _, id := range conflicted {
+		hidden[id] = true
+	}
+	rows := list(me, "")
+	if len(rows) != 7 {
+		t.Fatalf("%d rows, want 7", len(rows))
+	}
+	for _, r := range rows {
+		shown := r.Score != nil && r.NormalizedScore != nil
+		if hidden[r.ID] && (r.Score != nil || r.NormalizedScore != nil) || (r.ID == f.prefix || r.ID == f.clean) && !shown {
+			t.Errorf("the reviewer's row %v: score %v normalized %v (hidden: %v)", r.ID, r.Score, r.NormalizedScore, hidden[r.ID])
+		}
+	}
+	// Sorted by score, the hidden ones come with the unreviewed, last.
+	rows = list(me, "&sort=score&order=desc")
+	for i, r := range rows[:2] {
+		if hidden[r.ID] || r.Score == nil {
+			t.Fatalf("row %d by score is %v (score %v), want a scored one", i, r.ID, r.Score)
+		}
+	}
+	for _, r := range list(as(t, a, anon, f.other), "") {
+		if (hidden[r.ID] || r.ID == f.clean) && (r.Score == nil || r.NormalizedScore == nil) {
+			t.Errorf("another admin's row %v has no score", r.ID)
+		}
+	}
+}
+
 // TestConflictDecisions: a decision batch naming the caller's own
-// application, or one whose team lists them, is refused as a whole with
+// application, one whose team lists them, or one whose applicant their
+// application lists, is refused as a whole with
 // 403 naming each conflicted application; nothing changes. Other admins
 // decide them.
 func TestConflictDecisions(t *testing.T) {
@@ -199,6 +266,8 @@ func TestConflictDecisions(t *testing.T) {
 		{"both", []uuid.UUID{f.team, f.own},
 			"You cannot decide on your own application: " + f.own.String() +
 				"; you cannot decide on an application that lists you as a team member: " + f.team.String()},
+		{"listed", []uuid.UUID{f.listed, f.clean},
+			"You cannot decide on the application of someone your application lists as a team member: " + f.listed.String()},
 	} {
 		var e errorJSON
 		decPost(t, c, http.StatusForbidden, tc.ids, "offer", deadline).JSON(t, &e)
@@ -206,7 +275,7 @@ func TestConflictDecisions(t *testing.T) {
 			t.Errorf("%s: %+v, want Forbidden %q", tc.name, e, tc.message)
 		}
 	}
-	for _, id := range []uuid.UUID{f.own, f.team, f.spaced, f.clean} {
+	for _, id := range []uuid.UUID{f.own, f.team, f.spaced, f.clean, f.listed} {
 		if st := decState(t, a, id); st.Decision != nil {
 			t.Fatalf("%s decided by a refused batch: %+v", id, st)
 		}
@@ -214,5 +283,5 @@ func TestConflictDecisions(t *testing.T) {
 	// Teams that only contain the caller's email as part of a longer one
 	// are no conflict; another admin decides the rest.
 	decPost(t, c, http.StatusOK, []uuid.UUID{f.prefix, f.suffix, f.clean}, "waitlist", nil)
-	decPost(t, as(t, a, anon, f.other), http.StatusOK, []uuid.UUID{f.own, f.team, f.spaced}, "reject", nil)
+	decPost(t, as(t, a, anon, f.other), http.StatusOK, []uuid.UUID{f.own, f.team, f.spaced, f.listed}, "reject", nil)
 }

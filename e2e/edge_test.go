@@ -309,7 +309,8 @@ func TestEdgeJSONContentType(t *testing.T) {
 
 var safeID = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
 
-// Every answer carries nosniff and no-referrer, answers about credentials
+// Every answer carries nosniff, no-referrer and the permissions policy
+// (no HSTS or opener policy over http), answers about credentials
 // and the profile are not cached, and a client's request id is kept only
 // when it is short and harmless.
 func TestEdgeHeaders(t *testing.T) {
@@ -326,6 +327,17 @@ func TestEdgeHeaders(t *testing.T) {
 		}
 		if noStore && r.Header.Get("Cache-Control") != "no-store" {
 			t.Errorf("%s: Cache-Control = %q, want no-store", what, r.Header.Get("Cache-Control"))
+		}
+		// The harness's PUBLIC_URL is http on a host of its own: no HSTS,
+		// and no opener policy (which browsers ignore there, with an error).
+		if got := r.Header.Get("Cross-Origin-Opener-Policy"); got != "" {
+			t.Errorf("%s: Cross-Origin-Opener-Policy = %q over http", what, got)
+		}
+		if got := r.Header.Get("Permissions-Policy"); !strings.HasPrefix(got, "camera=(self), microphone=()") {
+			t.Errorf("%s: Permissions-Policy = %q", what, got)
+		}
+		if got := r.Header.Get("Strict-Transport-Security"); got != "" {
+			t.Errorf("%s: Strict-Transport-Security = %q over http", what, got)
 		}
 	}
 	check(anon.expect(http.StatusOK, "GET", "/healthz", nil), "GET /healthz", false)

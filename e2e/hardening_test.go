@@ -64,6 +64,40 @@ func TestForgotPasswordNoLockout(t *testing.T) {
 	anon.expect(http.StatusOK, "POST", "/api/auth/reset-password", map[string]string{"token": last, "password": "a-fresh-password-42"})
 }
 
+// TestAccountExistsMailCapped: sign-ups with an email that has an account
+// tell its owner by email, at most as often as reset links are mailed to
+// one address (3 per 15 minutes), whichever clients post: five sign-ups
+// from five addresses send three emails, and every answer is the same 201.
+// A new account's confirmation is never held back.
+func TestAccountExistsMailCapped(t *testing.T) {
+	// Not parallel: every sign-up hashes a password at full cost.
+	cfg := testenv.Config(t)
+	cfg.TrustedProxies = "127.0.0.0/8" // the test client is the proxy; X-Forwarded-For names the client
+	a := testenv.App(t, cfg)
+	anon := &client{t: t, base: a.URL()}
+	const owner = "owner@example.com"
+	account(t, a, owner, "Owner", "member")
+	var first string
+	for i := range 5 {
+		r := anon.expect(http.StatusCreated, "POST", "/api/auth/signup",
+			map[string]string{"email": owner, "password": "correct horse battery", "display_name": "Someone"},
+			"X-Forwarded-For", fmt.Sprintf("198.51.100.%d", 10+i))
+		if i == 0 {
+			first = string(r.Body)
+		} else if string(r.Body) != first {
+			t.Fatalf("sign-up %d answered %s, the first %s", i+1, r.Body, first)
+		}
+	}
+	if n := emailCount(t, a, "account_exists", owner); n != 3 {
+		t.Fatalf("%d account-exists emails after five sign-ups, want 3", n)
+	}
+	anon.expect(http.StatusCreated, "POST", "/api/auth/signup",
+		map[string]string{"email": "new@example.com", "password": "correct horse battery", "display_name": "New"})
+	if n := emailCount(t, a, "confirm", "new@example.com"); n != 1 {
+		t.Fatalf("%d confirmation emails for a new account, want 1", n)
+	}
+}
+
 // TestRateLimitsIPv6Prefix: the per-IP limits count an IPv6 client by its
 // /64, so the addresses of one network share a bucket.
 func TestRateLimitsIPv6Prefix(t *testing.T) {

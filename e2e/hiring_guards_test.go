@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"hackdesk/app"
 	"hackdesk/workflows"
 )
 
@@ -88,7 +89,8 @@ func TestHiringFinalizeGuards(t *testing.T) {
 }
 
 // TestConflictSelections: a hiring status change on one's own selection,
-// or on one whose application lists the caller as a team member, is 403
+// on one whose application lists the caller as a team member, or on one
+// of someone the caller's own application lists, is 403
 // naming the conflict, for a VP and a President alike, and records
 // nothing; another President or a superadmin moves it. Scope comes first:
 // another subteam's selection stays 404.
@@ -110,11 +112,10 @@ func TestConflictSelections(t *testing.T) {
 	vpSel := applyFor(t, a, anon, vpID, designer)[designer]
 	friend := account(t, a, "friend@example.com", "Friend", "member")
 	friendSel := applyFor(t, a, anon, friend, designer)[designer]
-	var friendApp uuid.UUID
-	if err := a.Store.Pool().QueryRow(t.Context(), `SELECT application_id FROM selections WHERE id = $1`, friendSel).Scan(&friendApp); err != nil {
-		t.Fatal(err)
-	}
-	setTeam(t, a, friendApp, "someone@example.com , vp.design@EXAMPLE.com")
+	setTeam(t, a, applicationOf(t, a, friendSel), "someone@example.com , vp.design@EXAMPLE.com")
+	// The VP's own application lists Mate: the conflict the other way.
+	mateSel := applyFor(t, a, anon, account(t, a, "mate@example.com", "Mate", "member"), designer)[designer]
+	setTeam(t, a, applicationOf(t, a, vpSel), "Mate@Example.com")
 
 	move := func(c *client, want int, path string, sel uuid.UUID, status string) response {
 		t.Helper()
@@ -131,6 +132,8 @@ func TestConflictSelections(t *testing.T) {
 	}{
 		{"VP own", vp, review, vpSel, "wanted", "You cannot change the status of your own application"},
 		{"VP teammate", vp, review, friendSel, "not_wanted", "You cannot change the status of an application that lists you as a team member"},
+		{"VP listing the applicant", vp, review, mateSel, "wanted",
+			"You cannot change the status of the application of someone your application lists as a team member"},
 		{"President own", pres, hiring, presSel, "wanted", "You cannot change the status of your own application"},
 		{"President own via the review route", pres, review, presSel, "interviewing", "You cannot change the status of your own application"},
 	} {
@@ -153,7 +156,18 @@ func TestConflictSelections(t *testing.T) {
 	move(super, http.StatusOK, hiring, presSel, "accepted_offer")
 	move(pres, http.StatusOK, hiring, vpSel, "interviewing")
 	move(pres, http.StatusOK, hiring, friendSel, "wanted")
+	move(pres, http.StatusOK, hiring, mateSel, "wanted")
 	if n := countRows(t, a, `SELECT count(*) FROM selections WHERE id = $1 AND status = 'accepted_offer'`, presSel); n != 1 {
 		t.Errorf("the President's selection was not accepted by another")
 	}
+}
+
+// applicationOf is the application a selection was made on.
+func applicationOf(t *testing.T, a *app.App, sel uuid.UUID) uuid.UUID {
+	t.Helper()
+	var id uuid.UUID
+	if err := a.Store.Pool().QueryRow(t.Context(), `SELECT application_id FROM selections WHERE id = $1`, sel).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }

@@ -121,6 +121,11 @@ func (o *onboardingRound) validation() {
 		t.Errorf("missing fields: %v", d)
 	}
 	o.vp.expect(400, "PUT", "/api/onboarding", map[string]any{"display_name": "V", "unknown": 1})
+	// Control and format characters: a reversed file name, a bell, a
+	// line break in a one-line field.
+	spoof := formSubmission("Eve\u202egpj.exe", "VP Design")
+	spoof["chat_handle"], spoof["photo_handle"] = "eve\u0007", "@eve\nadmin"
+	wantFields(t, o.vp.expect(400, "PUT", "/api/onboarding", spoof), "display_name", "chat_handle", "photo_handle")
 	body := formSubmission("Vee", "VP Design")
 	body["headshot_key"] = "headshots/" + o.term.String() + "/onboarding/" + uuid.NewString() + ".png"
 	body["headshot_consent"] = true

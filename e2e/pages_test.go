@@ -156,3 +156,92 @@ func precompressedAsset(t *testing.T) string {
 	t.Fatal("the embedded build has no script with .br and .gz siblings")
 	return ""
 }
+
+// formPost posts a form as a browser does without its script: urlencoded
+// fields, no redirect followed.
+func formPost(t *testing.T, base, path string, fields url.Values, headers ...string) response {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, base+path, strings.NewReader(fields.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := noFollow.Do(req)
+	if err != nil {
+		t.Fatalf("POST %s: %v", path, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return response{Status: resp.StatusCode, Header: resp.Header, Body: body}
+}
+
+// TestScriptlessPostToPages: a form submitted without its script (a
+// password manager, automation, a page whose script failed) posts to the
+// page itself; the page answers 303 back to itself (query kept) and
+// processes nothing: no session, no account, no email, no change. A
+// signed-in page does the same for its caller, and refuses others as a
+// page does.
+func TestScriptlessPostToPages(t *testing.T) {
+	t.Parallel()
+	a, anon := newApp(t)
+	base := anon.base
+	me := account(t, a, "ada@example.com", "Ada", "member")
+	count := func(sql string, args ...any) int { t.Helper(); return countRows(t, a, sql, args...) }
+	sessions := count(`SELECT count(*) FROM sessions`)
+	same := []string{"Origin", "http://hackdesk.test", "Sec-Fetch-Site", "same-origin"}
+	for _, c := range []struct {
+		path   string
+		fields url.Values
+	}{
+		{"/login?next=%2Fapply", url.Values{"email": {"ada@example.com"}, "password": {"password-ada@example.com"}}},
+		{"/login", url.Values{"email": {"ada@example.com"}, "password": {"password-ada@example.com"}}},
+		{"/signup", url.Values{"email": {"eve@example.com"}, "password": {"quiet lantern harbor"}, "display_name": {"Eve"}}},
+		{"/forgot-password", url.Values{"email": {"ada@example.com"}}},
+		{"/reset-password", url.Values{"password": {"a fresh password 42"}}},
+		{"/", url.Values{"q": {"x"}}},
+	} {
+		r := formPost(t, base, c.path, c.fields, same...)
+		if r.Status != http.StatusSeeOther || r.Header.Get("Location") != c.path {
+			t.Errorf("script-less POST %s = %d to %q, want 303 to itself", c.path, r.Status, r.Header.Get("Location"))
+		}
+		if sc := r.Header.Get("Set-Cookie"); sc != "" {
+			t.Errorf("script-less POST %s set a cookie %q", c.path, sc)
+		}
+	}
+	if n := count(`SELECT count(*) FROM sessions`); n != sessions {
+		t.Errorf("%d sessions after script-less posts, want %d", n, sessions)
+	}
+	if n := count(`SELECT count(*) FROM profiles WHERE email = 'eve@example.com'`); n != 0 {
+		t.Error("a script-less sign-up made an account")
+	}
+	if n := count(`SELECT count(*) FROM emails`); n != 0 {
+		t.Errorf("%d emails after script-less posts", n)
+	}
+
+	// Signed in: back to the page, the profile unchanged.
+	token := newSession(t, a.Store, me)
+	r := formPost(t, base, "/profile", url.Values{"display_name": {"Changed"}}, append(cookie(token), same...)...)
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/profile" {
+		t.Errorf("script-less POST /profile = %d to %q", r.Status, r.Header.Get("Location"))
+	}
+	if n := count(`SELECT count(*) FROM profiles WHERE display_name = 'Ada'`); n != 1 {
+		t.Error("a script-less post changed the profile")
+	}
+	// Refused as a page: anonymous to sign in, the wrong role home.
+	r = formPost(t, base, "/profile", url.Values{"display_name": {"x"}}, same...)
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/login?next=%2Fprofile" {
+		t.Errorf("anonymous script-less POST /profile = %d to %q", r.Status, r.Header.Get("Location"))
+	}
+	r = formPost(t, base, "/admin/terms", url.Values{"name": {"x"}}, append(cookie(token), same...)...)
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Errorf("a member's script-less POST /admin/terms = %d to %q", r.Status, r.Header.Get("Location"))
+	}
+	// A cross-site post with the cookie is refused as any other.
+	r = formPost(t, base, "/profile", url.Values{"display_name": {"x"}}, append(cookie(token), "Sec-Fetch-Site", "cross-site")...)
+	if r.Status != http.StatusForbidden {
+		t.Errorf("cross-site POST /profile = %d, want 403", r.Status)
+	}
+}

@@ -49,8 +49,9 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 // TestRoleMatrix walks every route registered on the router with every kind
 // of caller and checks the status class against the policy table. A route
 // without a policy fails the test. Pages answer as pages: the page (200
-// HTML) for a caller the policy allows, else a 303 to sign in (anonymous,
-// with the path as next) or home (signed in without the role).
+// HTML) for a caller the policy allows (a POST: 303 back to the page),
+// else a 303 to sign in (anonymous, with the path as next) or home (signed
+// in without the role). Every page route is walked with every caller.
 func TestRoleMatrix(t *testing.T) {
 	t.Parallel()
 	a, anon := newApp(t)
@@ -98,6 +99,12 @@ func TestRoleMatrix(t *testing.T) {
 				r := fetch(t, anon.base, method, path, bearer...)
 				loc := r.Header.Get("Location")
 				switch {
+				case want[c.name] && method == http.MethodPost:
+					// A form posted without its script: back to the page,
+					// nothing processed (TestScriptlessPostToPages).
+					if r.Status != http.StatusSeeOther || loc != path {
+						t.Errorf("%s %s (%v) as %s = %d to %q, want 303 to the page", method, route, policy, c.name, r.Status, loc)
+					}
 				case want[c.name]:
 					if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/html; charset=utf-8" {
 						t.Errorf("%s %s (%v) as %s = %d %q, want the page", method, route, policy, c.name, r.Status, r.Header.Get("Content-Type"))

@@ -331,6 +331,7 @@ func TestTermReconcileLeavesStoppedRun(t *testing.T) {
 		})
 		return run
 	}
+	outboxSettled(t, a, id)
 	first := running("after the dates were set")
 	if err := a.Temporal.TerminateWorkflow(ctx, id, "", "operator: stop the reminders"); err != nil {
 		t.Fatal(err)
@@ -364,6 +365,7 @@ func TestTermReconcileLeavesStoppedRun(t *testing.T) {
 		return ok && r.Status == "terminated" && r.Retryable, fmt.Sprintf("the stopped run is listed as %+v", r)
 	})
 	super.expect(http.StatusAccepted, "POST", retryPath(id), nil)
+	outboxSettled(t, a, id)
 	retried := running("after the retry")
 	if retried == first {
 		t.Fatal("the retry did not start a new run")

@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"image/png"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -201,11 +202,19 @@ func TestWebOnboarding(t *testing.T) {
 		// the window's message.
 		opens := now.Add(24 * time.Hour)
 		setWindow(t, super, term, "onboarding", opens, opens.Add(time.Hour))
+		// The home page reads the window's words from the form's 403.
+		p.AllowConsoleError("status of 403 (Forbidden) (http://hackdesk.test/api/onboarding?term_id=" + term.String())
 		p.Visit("/onboarding")
-		p.WaitURL("/")
+		p.WaitURL("/?form=onboarding&notice=form-closed&term=" + term.String())
 		p.WaitText("Onboarding for 2026-2027 opens " + opens.Format("2 January 2006 15:04") + " UTC")
 		p.Axe()
 		webShot(p, "onboarding", "closed", vp)
+		// The notice is a code: a link's own words show nothing.
+		p.Visit("/?notice=" + url.QueryEscape("Your account is locked. Call +1 613 555 0100"))
+		p.WaitFor("heading", "Your next step")
+		if p.HasText("Please note") || p.HasText("Your account is locked") {
+			t.Error("the home page printed a notice of the link's choosing")
+		}
 		setWindow(t, super, term, "onboarding", open[0], open[1])
 
 		// A member, whom the form is not for, is told why.

@@ -80,6 +80,22 @@ func makeTerm(t *testing.T, a *app.App, id uuid.UUID) {
 	}
 }
 
+// outboxSettled waits until every outbox row of a workflow id has been
+// started: a start or signal still queued would otherwise land after the
+// test's next step (a run the test terminates started again, a refusal
+// that says "a start is queued").
+func outboxSettled(t *testing.T, a *app.App, id string) {
+	t.Helper()
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		var pending int
+		if err := a.Store.Pool().QueryRow(context.Background(),
+			`SELECT count(*) FROM workflow_starts WHERE workflow_id = $1 AND started_at IS NULL`, id).Scan(&pending); err != nil {
+			t.Fatal(err)
+		}
+		return pending == 0, fmt.Sprintf("%d outbox rows of %s not started", pending, id)
+	})
+}
+
 type failedRunView struct {
 	WorkflowID string  `json:"workflow_id"`
 	RunID      string  `json:"run_id"`
@@ -190,6 +206,10 @@ func TestRetryFailedFinalization(t *testing.T) {
 		n := runCount(t, a, id)
 		return n[runs.Failed] == 1 && n[runs.Completed] == 1 && len(n) == 2, fmt.Sprintf("runs %v", n)
 	})
+	// The retry's outbox row is marked started once the dispatcher hears
+	// back from its start; a start that timed out on a loaded machine is
+	// tried again and found already done, so wait for the row to settle.
+	outboxSettled(t, a, id)
 	expectRefused(t, root, id, "completed")
 	var rows int
 	if err := a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM workflow_starts WHERE workflow_id = $1`, id).Scan(&rows); err != nil {

@@ -51,6 +51,19 @@ func TestSafeNext(t *testing.T) {
 		{"/%", "/"},
 		{"/%C3", "/"},
 		{"/\xff", "/"},
+		// Payloads of the third review, held.
+		{"///evil.example", "/"},
+		{"\t//evil.example", "/"},
+		{"/%5C%5Cevil.example", "/"},
+		{"%2F%252Fevil.example", "/"},
+		{"%2F%2F%2F%2Fevil.example%2F", "/"},
+		{"//evil.example@hackdesk.test", "/"},
+		{"https:evil.example", "/"},
+		{"https:/\\evil.example", "/"},
+		{"/%E3%80%82evil.example", "/%E3%80%82evil.example"}, // a path of this site
+		{"%0D%0A//evil.example", "/"},
+		{"/ /evil.example", "/ /evil.example"}, // a path of this site
+		{"\u3000//evil.example", "/"},
 	}
 	for _, c := range cases {
 		if got := SafeNext(c.raw); got != c.want {

@@ -187,9 +187,13 @@ func (b *bench) topUpReviews(ctx context.Context, more int) error {
 // a bench reviewer, and records the plan's first lines.
 func (b *bench) queuePlan(ctx context.Context) error {
 	rows, err := b.a.Store.Pool().Query(ctx, `EXPLAIN
-		SELECT n.id FROM applications n
-		WHERE n.hackathon_id = hackathon_current_id() AND n.status = 'submitted' AND n.profile_id <> $1
-		  AND NOT team_lists_email(n.team_members, $2::text)
+		WITH mine AS MATERIALIZED (
+		    SELECT coalesce((SELECT m.team_members FROM applications m
+		                     WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team)
+		SELECT n.id FROM applications n CROSS JOIN mine
+		WHERE n.hackathon_id = hackathon_current_id() AND n.status = 'submitted'
+		  AND application_conflict($1, $2::text, mine.team, n.profile_id,
+		          (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
 		  AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)
 		ORDER BY n.review_count, n.id LIMIT 1`, b.reviewers[0], "bench.reviewer0@seed.hackdesk.test")
 	if err != nil {

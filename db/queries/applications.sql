@@ -98,42 +98,58 @@ WHERE a.id = $1;
 
 -- name: ApplicationNextForReviewerView :one
 -- The assignment rule, in the current edition: submitted applications
--- only, not the reviewer's own,
--- not one whose team lists the reviewer's email (a conflict of interest),
--- not one they reviewed; fewest reviews first, ties by id. The inner scan
--- follows applications_queue_idx, tests the team list on the row it is on
--- (an inlined expression, no extra look-up) and probes the (application_id,
--- reviewer_id) unique index per candidate, so it stops at the first fit.
--- The chosen row comes back in the reviewer view (team names included), so
--- the queue costs one round trip.
+-- only, none the reviewer has a conflict of interest with
+-- (application_conflict: their own, one whose team lists their email, one
+-- whose applicant their own application of the edition lists), none they
+-- reviewed; fewest reviews first, ties by id. The inner scan follows
+-- applications_queue_idx, tests the conflict on the row it is on (an
+-- inlined expression; the applicant's email is looked up only for a
+-- reviewer whose own application lists someone) and probes the
+-- (application_id, reviewer_id) unique index per candidate, so it stops at
+-- the first fit. The reviewer's own team list is read once (mine). The
+-- chosen row comes back in the reviewer view (team names included), so the
+-- queue costs one round trip.
+WITH mine AS MATERIALIZED (
+    SELECT coalesce((SELECT m.team_members FROM applications m
+                     WHERE m.profile_id = @reviewer_id AND m.hackathon_id = hackathon_current_id()), '')::text AS team
+)
 SELECT sqlc.embed(a),
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
-    SELECT n.id FROM applications n
+    SELECT n.id FROM applications n CROSS JOIN mine
     WHERE n.hackathon_id = hackathon_current_id()
       AND n.status = 'submitted'
-      AND n.profile_id <> @reviewer_id
-      AND NOT team_lists_email(n.team_members, @reviewer_email::text)
+      AND application_conflict(@reviewer_id, @reviewer_email::text, mine.team, n.profile_id,
+              (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
       AND NOT EXISTS (
           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
     ORDER BY n.review_count, n.id
     LIMIT 1);
 
 -- name: ApplicationReviewConflict :one
--- What stands between a reviewer and an application: its status, its
--- edition (and whether that is the current one), and its applicant and
--- team list for the conflict-of-interest rule (package coi).
-SELECT status, profile_id, team_members, hackathon_id,
-       (hackathon_id = hackathon_current_id())::boolean AS current
-FROM applications
-WHERE id = @application_id;
+-- What stands between an actor and an application: its status, its
+-- edition (and whether that is the current one), and what the
+-- conflict-of-interest rule (package coi) reads: the applicant, their
+-- email and the team list, and the team list of the actor's own
+-- application in the same edition ('' when none).
+SELECT a.status, a.profile_id, p.email AS applicant_email, a.team_members, a.hackathon_id,
+       (a.hackathon_id = hackathon_current_id())::boolean AS current,
+       coalesce(m.team_members, '')::text AS actor_team
+FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+LEFT JOIN applications m ON m.profile_id = @actor_id AND m.hackathon_id = a.hackathon_id
+WHERE a.id = @application_id;
 
 -- name: AdminApplicationList :many
 -- The admin applications table of one edition: one row per application with the
 -- applicant's name, filtered by status and a case-insensitive substring of
 -- the shown email or name (the caller passes an escaped, lowercased LIKE
--- pattern), sorted by one whitelisted column. Text columns sort
+-- pattern), sorted by one whitelisted column. The scores of an
+-- application the caller has a conflict of interest with
+-- (application_conflict: their own, their team's, or that of someone
+-- their own application of the edition lists) are not joined: they read,
+-- and sort, as unreviewed. Text columns sort
 -- case-insensitively with empty values last in both directions, as do the
 -- scores (application_scores) of unreviewed applications; ties are
 -- broken by id in the same direction, so pages are stable. Only one CASE
@@ -154,7 +170,10 @@ SELECT a.id,
        sc.normalized_score
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
+LEFT JOIN applications m ON m.profile_id = @actor_id AND m.hackathon_id = @hackathon_id
 LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = @hackathon_id
+    AND application_conflict(@actor_id, @actor_email::text, coalesce(m.team_members, ''),
+            a.profile_id, p.email, a.team_members) = ''
 WHERE a.hackathon_id = @hackathon_id
   AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
   AND (sqlc.narg('pattern')::text IS NULL
@@ -193,13 +212,16 @@ WHERE a.hackathon_id = @hackathon_id
 
 -- name: DecisionLockApplications :many
 -- Locks the applications of one edition a decision batch names, in id
--- order so that two overlapping batches never deadlock. db_now is the
--- transaction's clock, against which the RSVP deadline is checked.
-SELECT id, profile_id, team_members, status, decision, rsvp, now()::timestamptz AS db_now
-FROM applications
-WHERE id = ANY(@ids::uuid[]) AND hackathon_id = @hackathon_id
-ORDER BY id
-FOR UPDATE;
+-- order so that two overlapping batches never deadlock, with the
+-- applicant's email (the conflict-of-interest rule reads it). db_now is
+-- the transaction's clock, against which the RSVP deadline is checked.
+SELECT a.id, a.profile_id, p.email AS applicant_email, a.team_members, a.status, a.decision, a.rsvp,
+       now()::timestamptz AS db_now
+FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+WHERE a.id = ANY(@ids::uuid[]) AND a.hackathon_id = @hackathon_id
+ORDER BY a.id
+FOR UPDATE OF a;
 
 -- name: DecisionApply :execrows
 -- Sets the decision on rows already locked and checked, and appends one
@@ -299,3 +321,9 @@ SELECT a.hackathon_id FROM application_events e JOIN applications a ON a.id = e.
 WHERE e.kind = 'decision' AND e.detail->>'batch_id' = @batch_id::text
 ORDER BY e.id
 LIMIT 1;
+
+-- name: ApplicationTeamIn :one
+-- The team list of the profile's application in one edition, '' when it
+-- has none there: the actor's side of the conflict-of-interest rule.
+SELECT coalesce((SELECT a.team_members FROM applications a
+                 WHERE a.profile_id = @profile_id AND a.hackathon_id = @hackathon_id), '')::text AS team_members;

@@ -42,16 +42,27 @@ FROM profiles p
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
 WHERE p.id = $1;
 
--- name: ProfileSearchConfirmed :many
--- Team-member search: confirmed accounts whose "email name" matches the
--- LIKE pattern (lower case), never the caller; alphabetical. The handler
--- never sends a pattern that matches everyone.
+-- name: ProfileSearchByWords :many
+-- Team-member search by words: confirmed accounts, never the caller, with
+-- a word of the display name or of the email's local part (search_words,
+-- migration 00041) starting the LIKE pattern (db.LikeWordPrefix of the
+-- query's words); alphabetical, at most max_rows. The domain is never
+-- searched. Both expressions are in profiles_search_words_idx.
 SELECT id, email, display_name FROM profiles
 WHERE email_confirmed_at IS NOT NULL
   AND id <> @caller_id
-  AND (lower(email) || ' ' || lower(coalesce(display_name, ''))) LIKE @pattern::text
+  AND (search_words(display_name) LIKE @pattern::text
+       OR search_words(split_part(email, '@', 1)) LIKE @pattern::text)
 ORDER BY lower(coalesce(display_name, email)), lower(email)
 LIMIT @max_rows;
+
+-- name: ProfileSearchByEmail :many
+-- Team-member search by a whole email address (lower case): the confirmed
+-- account that has it, unless it is the caller's.
+SELECT id, email, display_name FROM profiles
+WHERE email_confirmed_at IS NOT NULL
+  AND id <> @caller_id
+  AND lower(email) = @email::text;
 
 -- name: ProfilesConfirmedByEmails :many
 SELECT id, email, display_name FROM profiles

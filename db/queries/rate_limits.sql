@@ -23,12 +23,26 @@ WHERE (SELECT p.prev FROM p) + h.count + 1 <= @max_count::int
 RETURNING h.count;
 
 -- name: RateLimitAdd :exec
--- Counts one event under key in the current window, whatever the total
--- (failures that are counted after the answer was decided).
+-- Counts amount events under key in the current window, whatever the
+-- total (failures that are counted after the answer was decided, the
+-- accounts a search listed).
 INSERT INTO rate_limit_hits AS h (key, window_start, count, expires_at)
-SELECT @key, w.start, 1, w.start + make_interval(secs => 2 * @window_seconds::float8)
+SELECT @key, w.start, @amount::int, w.start + make_interval(secs => 2 * @window_seconds::float8)
 FROM (SELECT to_timestamp(floor(extract(epoch FROM now()) / @window_seconds::float8) * @window_seconds::float8) AS start) w
-ON CONFLICT (key, window_start) DO UPDATE SET count = h.count + 1;
+ON CONFLICT (key, window_start) DO UPDATE SET count = h.count + @amount::int;
+
+-- name: RateLimitCounts :one
+-- What the sliding estimate is made of, on the database's clock: key's
+-- count in the previous and the current window of window_seconds, and how
+-- many seconds of the current window have passed.
+WITH w AS (
+    SELECT to_timestamp(floor(extract(epoch FROM now()) / @window_seconds::float8) * @window_seconds::float8) AS start
+)
+SELECT coalesce((SELECT h.count FROM rate_limit_hits h
+                 WHERE h.key = @key AND h.window_start = w.start - make_interval(secs => @window_seconds::float8)), 0)::int AS previous,
+       coalesce((SELECT h.count FROM rate_limit_hits h WHERE h.key = @key AND h.window_start = w.start), 0)::int AS current,
+       extract(epoch FROM now() - w.start)::float8 AS elapsed
+FROM w;
 
 -- name: RateLimitEstimate :one
 -- The sliding estimate RateLimitTake compares with its maximum, without

@@ -11,7 +11,7 @@ RETURNING *;
 -- interest rule and the email need.
 SELECT s.id, s.application_id, s.position_id, s.term_id, s.status, s.updated_at,
        p.title AS position_title, p.subteam AS position_subteam,
-       a.profile_id, a.team_members, pr.email AS applicant_email,
+       a.profile_id, a.hackathon_id, a.team_members, pr.email AS applicant_email,
        coalesce(pr.display_name, pr.email)::text AS applicant_name,
        t.name AS term_name
 FROM selections s

@@ -15,7 +15,7 @@ import (
 // LoginRequest is the body of POST /api/auth/login.
 type LoginRequest struct {
 	Email    string `json:"email"`
-	Password string `json:"password"`
+	Password string `json:"password" text:"any"`
 }
 
 // Validate requires both; their worth is Login's to judge.

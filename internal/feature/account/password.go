@@ -52,7 +52,7 @@ func RequestReset(ctx context.Context, q *db.Queries, publicURL, email string) (
 // ResetRequest is the body of POST /api/auth/reset-password.
 type ResetRequest struct {
 	Token    string `json:"token"`
-	Password string `json:"password"`
+	Password string `json:"password" text:"any"`
 }
 
 // Validate requires the token and a password of an acceptable length; its

@@ -108,13 +108,23 @@ func TestParseSearch(t *testing.T) {
 		want     Search
 		field    string // the refused field, "" when accepted
 	}{
-		{"Ada", "", Search{Q: "ada", Limit: 20}, ""},
-		{"  ADA@x ", "50", Search{Q: "ada@x", Limit: 50}, ""},
+		{"Ada", "", Search{Q: "ada", Limit: 8}, ""},
+		{"  ADA@x ", "50", Search{Q: "ada@x", Email: true, Limit: 8}, ""}, // at most 8 rows whatever the limit
+		{"a@b", "", Search{Q: "a@b", Email: true, Limit: 8}, ""},          // an address is compared whole
 		{"ada", "1", Search{Q: "ada", Limit: 1}, ""},
+		{"ada", "8", Search{Q: "ada", Limit: 8}, ""},
+		{"Ada  Love", "", Search{Q: "ada love", Limit: 8}, ""},
+		{"ada.lo", "", Search{Q: "ada lo", Limit: 8}, ""},
+		{" O'Neil-Br ", "", Search{Q: "o neil br", Limit: 8}, ""},
 		{"ab", "", Search{}, "q"},
 		{" ab ", "", Search{}, "q"},
-		{"éé", "", Search{}, "q"}, // two characters, four bytes
-		{"ééé", "", Search{Q: "ééé", Limit: 20}, ""},
+		{"a.b", "", Search{}, "q"}, // "a b": 3 characters with the space, but one of them is
+		{"...", "", Search{}, "q"},
+		{"ada\u202e", "", Search{}, "q"},
+		{"ada\tlove", "", Search{}, "q"},
+		{"%%%", "", Search{Q: "%%%", Limit: 8}, ""}, // matched literally
+		{"éé", "", Search{}, "q"},                   // two characters, four bytes
+		{"ééé", "", Search{Q: "ééé", Limit: 8}, ""},
 		{strings.Repeat("a", 101), "", Search{}, "q"},
 		{"ada", "0", Search{}, "limit"},
 		{"ada", "51", Search{}, "limit"},

@@ -13,7 +13,7 @@ import (
 // SignupRequest is the body of POST /api/auth/signup.
 type SignupRequest struct {
 	Email       string `json:"email"`
-	Password    string `json:"password"`
+	Password    string `json:"password" text:"any"`
 	DisplayName string `json:"display_name"`
 }
 
@@ -42,20 +42,27 @@ const SignupMessage = "Check your inbox: we sent a link to confirm your email ad
 // (auth.HashPassword of req.Password) and records the email with its
 // confirmation link. An email that has an account already gets no second
 // one: its owner's email says someone tried, with sign-in and reset links
-// and no token. The caller answers SignupMessage either way and delivers
-// the email once the transaction commits; it hashes the password in both
-// cases, so the time taken does not tell them apart either.
-func Signup(ctx context.Context, q *db.Queries, publicURL string, req SignupRequest, hash string) (mail.Ref, error) {
+// and no token, when notify allows it (the caller's per-address rate of
+// those emails; none is recorded otherwise). The caller answers
+// SignupMessage either way and delivers the emails returned once the
+// transaction commits; it hashes the password and counts the address in
+// both cases, so the time taken does not tell them apart either.
+func Signup(ctx context.Context, q *db.Queries, publicURL string, req SignupRequest, hash string, notify bool) ([]mail.Ref, error) {
 	p, err := q.ProfileInsertNew(ctx, db.ProfileInsertNewParams{
 		Email: req.Email, DisplayName: &req.DisplayName, PasswordHash: hash,
 	})
 	if errors.Is(err, db.ErrNotFound) {
-		return mailAccountExists(ctx, q, publicURL, req.Email)
+		if !notify {
+			return nil, nil
+		}
+		ref, err := mailAccountExists(ctx, q, publicURL, req.Email)
+		return []mail.Ref{ref}, err
 	}
 	if err != nil {
-		return mail.Ref{}, err
+		return nil, err
 	}
-	return mailToken(ctx, q, publicURL, p, PurposeConfirm, ConfirmTTL, "/auth/confirm")
+	ref, err := mailToken(ctx, q, publicURL, p, PurposeConfirm, ConfirmTTL, "/auth/confirm")
+	return []mail.Ref{ref}, err
 }
 
 // Confirm marks the email of the token's account confirmed, using the

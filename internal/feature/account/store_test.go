@@ -58,15 +58,15 @@ func signup(t *testing.T, s *db.Store, req account.SignupRequest) mail.Ref {
 	if f := req.Validate(); len(f) != 0 {
 		t.Fatal(f)
 	}
-	var ref mail.Ref
+	var refs []mail.Ref
 	err := s.InTx(ctx, func(q *db.Queries) (err error) {
-		ref, err = account.Signup(ctx, q, publicURL, req, hash(t, req.Password))
+		refs, err = account.Signup(ctx, q, publicURL, req, hash(t, req.Password), true)
 		return err
 	})
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(refs) != 1 {
+		t.Fatalf("sign-up: %v, %v", refs, err)
 	}
-	return ref
+	return refs[0]
 }
 
 func isCode(err error, code apperr.Code, title string) bool {
@@ -92,6 +92,22 @@ func TestSignupConfirm(t *testing.T) {
 	}
 	if e, err := s.EmailGetByKey(ctx, again.Key); err != nil || linkToken.MatchString(e.TextBody) {
 		t.Fatalf("account_exists email carries a token (%v):\n%s", err, e.TextBody)
+	}
+	// Beyond the caller's per-address rate nothing is recorded.
+	err := s.InTx(ctx, func(q *db.Queries) error {
+		refs, err := account.Signup(ctx, q, publicURL, account.SignupRequest{Email: "ada@example.com",
+			Password: "another-long-one", DisplayName: "Eve"}, hash(t, "another-long-one"), false)
+		if err == nil && len(refs) != 0 {
+			t.Errorf("sign-up without notice recorded %+v", refs)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var told int
+	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM emails WHERE kind = $1`, account.AccountExistsKind).Scan(&told); err != nil || told != 1 {
+		t.Fatalf("%d account-exists emails (%v), want the first only", told, err)
 	}
 	var n int
 	if err := s.Pool().QueryRow(ctx, `SELECT count(*) FROM profiles`).Scan(&n); err != nil || n != 1 {
@@ -389,17 +405,28 @@ func TestProfileAndSearch(t *testing.T) {
 		q      string
 		emails []string
 	}{
-		{"DA@", []string{"a_da@example.com", "ada@example.com"}}, // by name, else email: "a_da…" before "countess"
-		{"countess", []string{"ada@example.com"}},
-		{"a_d", []string{"a_da@example.com"}}, // _ is no wildcard
-		{"grace", nil},                        // never the caller
+		{"ada", []string{"ada@example.com"}},             // a local part's start (not the unconfirmed Adam)
+		{"DA@", nil},                                     // an address is compared whole
+		{"ADA@example.com", []string{"ada@example.com"}}, // the whole address
+		{"countess", []string{"ada@example.com"}},        // the name's start
+		{"da", nil},                            // too short: refused below
+		{"dam", nil},                           // the middle of a word
+		{"a_da", []string{"a_da@example.com"}}, // words of the local part; _ is no wildcard
+		{"example", nil},                       // the domain is never searched
+		{"grace", nil},                         // never the caller
 	}
 	for _, c := range cases {
 		search, err := account.ParseSearch(c.q, "")
+		if c.q == "da" {
+			if err == nil {
+				t.Errorf("search %q was not refused", c.q)
+			}
+			continue
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := account.SearchConfirmed(ctx, s.Queries, grace.ID, search)
+		got, err := account.SearchConfirmed(ctx, s.Queries, grace.ID, search, account.MaxSearchRows)
 		if err != nil || len(got) != len(c.emails) {
 			t.Errorf("search %q: %+v (%v), want %v", c.q, got, err, c.emails)
 			continue

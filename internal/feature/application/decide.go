@@ -132,7 +132,8 @@ type OfferBatch struct {
 // Decide applies a validated decision request for actor, all or nothing:
 // the rows of the request's edition are locked in id order (an
 // application of another edition is not found), every one is checked
-// (CheckDecidable), a batch of offers is checked against the edition's
+// (CheckDecidable, with the actor's own team in that edition: actor's Team
+// is read here), a batch of offers is checked against the edition's
 // capacity (hackathon.CheckOffers: the 409 "Over capacity" unless
 // AllowOverCapacity), and only then are the decisions written together
 // with one event each, under a new batch id.
@@ -157,6 +158,9 @@ func Decide(ctx context.Context, q *db.Queries, actor coi.Actor, req *DecisionRe
 	}
 	rows, err := q.DecisionLockApplications(ctx, db.DecisionLockApplicationsParams{Ids: req.ids, HackathonID: edition})
 	if err != nil {
+		return Decided{}, err
+	}
+	if actor, err = coi.ActorIn(ctx, q, actor.ProfileID, actor.Email, edition); err != nil {
 		return Decided{}, err
 	}
 	if err := CheckDecidable(req.ids, req.deadline, rows, actor); err != nil {
@@ -206,14 +210,14 @@ func CheckDecidable(ids []uuid.UUID, deadline *time.Time, rows []db.DecisionLock
 	// Conflicts of interest refuse the whole batch, naming each one.
 	conflicted := map[coi.Kind][]string{}
 	for _, row := range rows {
-		k := coi.Of(actor, coi.Application{ProfileID: row.ProfileID, TeamMembers: row.TeamMembers})
+		k := coi.Of(actor, coi.Application{ProfileID: row.ProfileID, Email: row.ApplicantEmail, TeamMembers: row.TeamMembers})
 		if k != coi.None {
 			conflicted[k] = append(conflicted[k], row.ID.String())
 		}
 	}
 	if len(conflicted) > 0 {
 		var msg string
-		for _, k := range []coi.Kind{coi.Own, coi.Team} {
+		for _, k := range coi.Kinds {
 			if ids := conflicted[k]; len(ids) > 0 {
 				why := k.Message("decide on") + ": " + strings.Join(ids, ", ")
 				if msg != "" {

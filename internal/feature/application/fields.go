@@ -56,8 +56,8 @@ type Patch struct {
 	GithubURL           patch.Field[string]     `json:"github_url"`
 	LinkedinURL         patch.Field[string]     `json:"linkedin_url"`
 	WebsiteURL          patch.Field[string]     `json:"website_url"`
-	Q1Answer            patch.Field[string]     `json:"q1_answer"`
-	Q2Answer            patch.Field[string]     `json:"q2_answer"`
+	Q1Answer            patch.Field[string]     `json:"q1_answer" text:"lines"`
+	Q2Answer            patch.Field[string]     `json:"q2_answer" text:"lines"`
 	TeamMembers         patch.Field[patch.List] `json:"team_members"`
 	CocAgreed           patch.Field[bool]       `json:"coc_agreed"`
 	InfoShareAuthorized patch.Field[bool]       `json:"info_share_authorized"`
@@ -66,7 +66,7 @@ type Patch struct {
 	// Answers to question-bank questions: {question_id: text}; a null or
 	// blank text removes that answer. Checked against the questions by
 	// Update.
-	Answers patch.Field[map[string]*string] `json:"answers"`
+	Answers patch.Field[map[string]*string] `json:"answers" text:"lines"`
 
 	positionIDs []uuid.UUID // PositionIDs parsed by Validate
 }

@@ -110,7 +110,7 @@ func TestCheckTeam(t *testing.T) {
 func TestCheckDecidable(t *testing.T) {
 	t.Parallel()
 	now := time.Now()
-	admin := coi.Actor{ProfileID: uuid.New(), Email: "admin@example.com"}
+	admin := coi.Actor{ProfileID: uuid.New(), Email: "admin@example.com", Team: "pal@example.com"}
 	row := func(status string, rsvp *string) db.DecisionLockApplicationsRow {
 		return db.DecisionLockApplicationsRow{ID: uuid.New(), ProfileID: uuid.New(), Status: status, Rsvp: rsvp, DbNow: now}
 	}
@@ -127,6 +127,8 @@ func TestCheckDecidable(t *testing.T) {
 	own.ProfileID = admin.ProfileID
 	team := row("submitted", nil)
 	team.TeamMembers = "x@example.com,ADMIN@example.com"
+	pal := row("submitted", nil) // the admin's own application lists its applicant
+	pal.ApplicantEmail = "Pal@Example.com"
 	missing := uuid.New()
 	later, earlier := now.Add(time.Hour), now.Add(-time.Second)
 
@@ -147,6 +149,10 @@ func TestCheckDecidable(t *testing.T) {
 		{"OwnAndTeam", ids(team, own), nil, []db.DecisionLockApplicationsRow{team, own}, apperr.Forbidden,
 			"You cannot decide on your own application: " + own.ID.String() +
 				"; you cannot decide on an application that lists you as a team member: " + team.ID.String(), nil},
+		{"AllThree", ids(pal, team, own), nil, []db.DecisionLockApplicationsRow{pal, team, own}, apperr.Forbidden,
+			"You cannot decide on your own application: " + own.ID.String() +
+				"; you cannot decide on an application that lists you as a team member: " + team.ID.String() +
+				"; you cannot decide on the application of someone your application lists as a team member: " + pal.ID.String(), nil},
 		// Conflicts come before the deadline and the states.
 		{"TeamBeforeState", ids(draft, team), &earlier, []db.DecisionLockApplicationsRow{draft, team}, apperr.Forbidden, "", nil},
 		{"DeadlinePassedByDatabaseClock", ids(ok1), &earlier, []db.DecisionLockApplicationsRow{ok1}, apperr.Invalid, "",

@@ -12,10 +12,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
+
+	"hackdesk/internal/platform/freetext"
 )
 
 // Status is where a broadcast is (broadcasts.status).
@@ -129,7 +130,8 @@ func CheckAudience(a Audience) map[string]string {
 
 // CheckSubject returns why s cannot be a broadcast's subject, or "". It
 // becomes every email's Subject header, so it is one line without control
-// characters.
+// or format characters (freetext.Line, which the API's decoder also
+// applies).
 func CheckSubject(s string) string {
 	switch {
 	case strings.TrimSpace(s) == "":
@@ -138,8 +140,8 @@ func CheckSubject(s string) string {
 		return "must be UTF-8"
 	case utf8.RuneCountInString(s) > MaxSubject:
 		return fmt.Sprintf("must be at most %d characters", MaxSubject)
-	case strings.IndexFunc(s, unicode.IsControl) >= 0:
-		return "must be one line without control characters"
+	case freetext.Line(s) != "":
+		return freetext.Line(s)
 	}
 	return ""
 }

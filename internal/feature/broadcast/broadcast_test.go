@@ -54,8 +54,9 @@ func TestCheckSubjectAndBody(t *testing.T) {
 		{"OKLongest", strings.Repeat("é", MaxSubject), ""},
 		{"ErrEmpty", "  ", "required"},
 		{"ErrTooLong", strings.Repeat("a", MaxSubject+1), "at most"},
-		{"ErrHeaderInjection", "Hi\r\nBcc: eve@example.org", "one line"},
-		{"ErrTab", "Hi\tthere", "one line"},
+		{"ErrHeaderInjection", "Hi\r\nBcc: eve@example.org", "line breaks"},
+		{"ErrTab", "Hi\tthere", "tabs"},
+		{"ErrBidiOverride", "Hi \u202eevil", "direction overrides"},
 		{"ErrNotUTF8", "Hi \xff", "UTF-8"},
 	} {
 		t.Run("Subject"+tc.name, func(t *testing.T) {

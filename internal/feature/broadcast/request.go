@@ -21,7 +21,7 @@ type RequestAudience struct {
 // goes to, and whether it is marketing (sent only to those who opted in).
 type Request struct {
 	Subject   string           `json:"subject"`
-	Body      string           `json:"body"`
+	Body      string           `json:"body" text:"lines"`
 	Audience  *RequestAudience `json:"audience"`
 	Marketing *bool            `json:"marketing"`
 

@@ -10,6 +10,7 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/freetext"
 )
 
 // MaxAnswerChars caps an answer to a question without a char_limit.
@@ -24,8 +25,8 @@ type AnswerView struct {
 
 // SaveAnswers checks and stores an application's answers against the
 // questions that apply to its positions: an unknown question, one that
-// does not apply, or text over the question's limit is a 400 on
-// answers.<id>. A null or blank answer removes it.
+// does not apply, text over the question's limit, or a line break in the
+// answer of a one-line ("text") question is a 400 on answers.<id>. A null or blank answer removes it.
 func SaveAnswers(ctx context.Context, q *db.Queries, a db.Application, answers map[string]*string) error {
 	applicable, err := q.QuestionApplicable(ctx, PositionsOf(a))
 	if err != nil {
@@ -68,6 +69,14 @@ func SaveAnswers(ctx context.Context, q *db.Queries, a db.Application, answers m
 		if why := answerTooLong(text, qn.CharLimit); why != "" {
 			f.Add(name, why)
 			continue
+		}
+		// The decoder let line breaks through (the question was not known
+		// yet); a one-line question refuses them.
+		if qn.Type != "textarea" {
+			if why := freetext.Line(text); why != "" {
+				f.Add(name, why)
+				continue
+			}
 		}
 		writes = append(writes, write{id, text})
 	}

@@ -87,7 +87,7 @@ type PositionInput struct {
 	Title       patch.Field[string] `json:"title"`
 	Subteam     patch.Field[string] `json:"subteam"`
 	Grants      patch.Field[string] `json:"grants"`
-	Description patch.Field[string] `json:"description"`
+	Description patch.Field[string] `json:"description" text:"lines"`
 	Open        patch.Field[bool]   `json:"open"`
 
 	// Create is set by the caller for a create, before decoding.

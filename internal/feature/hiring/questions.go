@@ -78,7 +78,7 @@ type QuestionInput struct {
 	Type        patch.Field[string]   `json:"type"`
 	CharLimit   patch.Field[int32]    `json:"char_limit"`
 	Placeholder patch.Field[string]   `json:"placeholder"`
-	HelpText    patch.Field[string]   `json:"help_text"`
+	HelpText    patch.Field[string]   `json:"help_text" text:"lines"`
 	Required    patch.Field[bool]     `json:"required"`
 	PositionIDs patch.Field[[]string] `json:"position_ids"`
 

@@ -77,6 +77,15 @@ func TestQuestionBankScopeAndDelete(t *testing.T) {
 	if err != nil || len(missing) != 1 || missing["answers."+own.ID.String()] != "is required" {
 		t.Fatalf("missing %v %v", missing, err)
 	}
+	// A one-line ("text") question's answer takes no line break (the
+	// decoder let it through: it did not know the question).
+	broken := "dribbble.com/ada\nsee also"
+	err = r.store.InTx(ctx, func(q *db.Queries) error {
+		return hiring.SaveAnswers(ctx, q, app, map[string]*string{own.ID.String(): &broken})
+	})
+	if e, ok := apperr.As(err); !ok || e.Code != apperr.Invalid || e.Details["answers."+own.ID.String()] == "" {
+		t.Fatalf("a line break in a one-line answer: %v", err)
+	}
 	text := "dribbble.com/ada"
 	if err := r.store.InTx(ctx, func(q *db.Queries) error {
 		return hiring.SaveAnswers(ctx, q, app, map[string]*string{own.ID.String(): &text})

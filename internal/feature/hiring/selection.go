@@ -44,8 +44,9 @@ type SelectionView struct {
 
 // ChangeStatus moves selection id to status to, checked in the order the
 // API answers: scope (ErrSelectionMissing: a selection out of scope does
-// not exist for the actor), conflict of interest (403: nobody moves their
-// own selection or one whose application lists them as a team member),
+// not exist for the actor), conflict of interest (403, package coi: nobody
+// moves their own selection, one whose application lists them as a team
+// member, or one of someone their own application of that edition lists),
 // role (ErrPresidentOnly), move (409 "Invalid status change"). The same
 // status again changes nothing. A change is recorded in selection_events;
 // an offer or a rejection records the applicant's email, whose ref the
@@ -61,8 +62,11 @@ func ChangeStatus(ctx context.Context, q *db.Queries, actor Actor, id uuid.UUID,
 	if !actor.Scope.Covers(sel.PositionSubteam) {
 		return SelectionView{}, nil, ErrSelectionMissing
 	}
-	k := coi.Of(coi.Actor{ProfileID: actor.ProfileID, Email: actor.Email},
-		coi.Application{ProfileID: sel.ProfileID, TeamMembers: sel.TeamMembers})
+	who, err := coi.ActorIn(ctx, q, actor.ProfileID, actor.Email, sel.HackathonID)
+	if err != nil {
+		return SelectionView{}, nil, err
+	}
+	k := coi.Of(who, coi.Application{ProfileID: sel.ProfileID, Email: sel.ApplicantEmail, TeamMembers: sel.TeamMembers})
 	if k != coi.None {
 		return SelectionView{}, nil, apperr.WithMessage(apperr.Forbidden, "Forbidden", k.Message("change the status of"))
 	}

@@ -180,20 +180,21 @@ func OwnRole(ctx context.Context, q *db.Queries, t db.Term, me uuid.UUID, option
 	return nil, nil
 }
 
-// ClosedNotice is what the kind's form page says instead of showing the
-// form to me: the window's message (the same words as the API's 403 "Form
-// closed") when the form is for me and closed, "" otherwise. The term is
-// termID when set, else the caller's own (OwnTerm) or the hiring term. A
-// caller the form is not for, a term that is not there and a termID that
-// is not a UUID all get "" and the page, which tells them why from the
-// API's answer.
-func ClosedNotice(ctx context.Context, q Reads, termID string, kind Kind, me uuid.UUID) (string, error) {
+// ClosedTerm tells whether the kind's form page should send me away
+// instead of showing the form: the term whose window is closed to me when
+// the form is for me and closed (the page names it to the home page, which
+// asks the API for the window's words: the 403 "Form closed"), uuid.Nil
+// otherwise. The term is termID when set, else the caller's own (OwnTerm)
+// or the hiring term. A caller the form is not for, a term that is not
+// there and a termID that is not a UUID all get uuid.Nil and the page,
+// which tells them why from the API's answer.
+func ClosedTerm(ctx context.Context, q Reads, termID string, kind Kind, me uuid.UUID) (uuid.UUID, error) {
 	var t db.Term
 	var err error
 	if termID != "" {
 		id, perr := uuid.Parse(termID)
 		if perr != nil {
-			return "", nil
+			return uuid.Nil, nil
 		}
 		t, err = q.TermGet(ctx, id)
 	} else {
@@ -203,22 +204,22 @@ func ClosedNotice(ctx context.Context, q Reads, termID string, kind Kind, me uui
 		}
 	}
 	if errors.Is(err, db.ErrNotFound) {
-		return "", nil
+		return uuid.Nil, nil
 	}
 	if err != nil {
-		return "", err
+		return uuid.Nil, err
 	}
 	w, err := access(ctx, q, t, kind, me)
 	if e, ok := apperr.As(err); ok && e.Code == apperr.Forbidden {
-		return "", nil
+		return uuid.Nil, nil
 	}
 	if err != nil {
-		return "", err
+		return uuid.Nil, err
 	}
 	if w.Open {
-		return "", nil
+		return uuid.Nil, nil
 	}
-	return w.Message, nil
+	return t.ID, nil
 }
 
 // Get opens the form for me and loads my submission (nil before the first).

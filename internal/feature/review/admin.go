@@ -108,9 +108,11 @@ func toAdminRow(a db.AdminApplicationListRow) AdminRow {
 }
 
 // List is one page of the admin applications table of the query's edition
-// (drafts too) and the number of rows across every page. lq must have been
-// validated.
-func List(ctx context.Context, q *db.Queries, lq ListQuery, limit, offset int32) ([]AdminRow, int64, error) {
+// (drafts too) as r sees it, and the number of rows across every page: the
+// scores of an application r has a conflict of interest with are null,
+// and sort as unreviewed (as its details withhold its reviews). lq must
+// have been validated.
+func List(ctx context.Context, q *db.Queries, r Reviewer, lq ListQuery, limit, offset int32) ([]AdminRow, int64, error) {
 	if lq.Hackathon == uuid.Nil {
 		h, err := hackathon.Current(ctx, q)
 		if err != nil {
@@ -120,8 +122,8 @@ func List(ctx context.Context, q *db.Queries, lq ListQuery, limit, offset int32)
 	}
 	status, pattern := lq.params()
 	rows, err := q.AdminApplicationList(ctx, db.AdminApplicationListParams{
-		HackathonID: lq.Hackathon, Status: status, Pattern: pattern, Sort: lq.Sort, OrderDir: lq.Order,
-		PageLimit: limit, PageOffset: offset,
+		HackathonID: lq.Hackathon, ActorID: r.ProfileID, ActorEmail: r.Email, Status: status, Pattern: pattern,
+		Sort: lq.Sort, OrderDir: lq.Order, PageLimit: limit, PageOffset: offset,
 	})
 	if err != nil {
 		return nil, 0, err
@@ -155,11 +157,13 @@ type AdminReview struct {
 }
 
 // ReviewsOf are the reviews of application id as r may see them, oldest
-// first, each normalized within the application's edition. The reviews of r's own application, or of one whose team lists
-// r, are withheld: none, and hidden true. ErrApplicationNotFound for an
+// first, each normalized within the application's edition. The reviews
+// of an application r has a conflict of interest with (package coi: r's
+// own, one whose team lists r, one whose applicant r's own application of
+// the edition lists) are withheld: none, and hidden true. ErrApplicationNotFound for an
 // unknown id.
 func ReviewsOf(ctx context.Context, q *db.Queries, r Reviewer, id uuid.UUID) (reviews []AdminReview, hidden bool, err error) {
-	app, err := q.ApplicationReviewConflict(ctx, id)
+	app, err := q.ApplicationReviewConflict(ctx, db.ApplicationReviewConflictParams{ApplicationID: id, ActorID: r.ProfileID})
 	if errors.Is(err, db.ErrNotFound) {
 		return nil, false, ErrApplicationNotFound
 	}

@@ -62,7 +62,7 @@ func TestCurrentMovesUnderTheQueue(t *testing.T) {
 		if err := lq.Validate().Err(); err != nil {
 			t.Fatal(err)
 		}
-		if sn.rows, _, err = review.List(ctx, s.Queries, lq, 50, 0); err != nil {
+		if sn.rows, _, err = review.List(ctx, s.Queries, nobody, lq, 50, 0); err != nil {
 			t.Fatal(err)
 		}
 		return sn

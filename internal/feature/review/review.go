@@ -47,14 +47,12 @@ func (c Criterion) Check(v *int32) string {
 var Criteria = []Criterion{{"resume_score", 3}, {"links_score", 2}, {"q1_score", 7}, {"q2_score", 3}}
 
 // Reviewer is who reviews: their account (never their own application)
-// and their email (never an application whose team lists it).
+// and their email (never an application whose team lists it). Their own
+// application's team, the third side of the conflict-of-interest rule, is
+// read with the application at hand.
 type Reviewer struct {
 	ProfileID uuid.UUID
 	Email     string
-}
-
-func (r Reviewer) actor() coi.Actor {
-	return coi.Actor{ProfileID: r.ProfileID, Email: r.Email}
 }
 
 // Errors the API answers as they are.

@@ -77,7 +77,7 @@ func sorted(t *testing.T, s *db.Store, sort, order string) []review.AdminRow {
 	if f := lq.Validate(); len(f) != 0 {
 		t.Fatal(f)
 	}
-	rows, _, err := review.List(context.Background(), s.Queries, lq, 100, 0)
+	rows, _, err := review.List(context.Background(), s.Queries, nobody, lq, 100, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

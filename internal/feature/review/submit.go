@@ -24,8 +24,7 @@ func Next(ctx context.Context, q *db.Queries, r Reviewer) (db.ApplicationNextFor
 }
 
 // next applies the assignment rule in one query: a submitted application
-// that is not r's own, whose team does not list r and that r has not
-// reviewed, the one with the fewest reviews first (ties by id). The cap
+// r has no conflict of interest with (package coi) and has not reviewed, the one with the fewest reviews first (ties by id). The cap
 // then applies to that row alone: the queue serves the fewest reviews
 // first, so when its first fit has reached the cap every other one has.
 func next(ctx context.Context, q *db.Queries, r Reviewer, s Settings) (db.ApplicationNextForReviewerViewRow, error) {
@@ -47,8 +46,8 @@ type Submitted struct {
 
 // Submit records r's review of req (validated again here, so every
 // caller gets the same 400). One statement inserts it only for a submitted
-// application of the current edition that is neither r's own nor one whose
-// team lists r, and returns r's new total over every edition; the trigger
+// application of the current edition that r has no conflict of interest
+// with (package coi), and returns r's new total over every edition; the trigger
 // moves the counters in the same transaction. When nothing was inserted, a
 // second look tells why: unknown or draft ErrApplicationNotFound, another
 // edition's hackathon.ErrNotCurrent, a conflict of interest 403 naming it,
@@ -73,7 +72,7 @@ func Submit(ctx context.Context, q *db.Queries, r Reviewer, req Request) (Submit
 
 // whyNotReviewed explains a review that was not inserted.
 func whyNotReviewed(ctx context.Context, q *db.Queries, appID uuid.UUID, r Reviewer) error {
-	app, err := q.ApplicationReviewConflict(ctx, appID)
+	app, err := q.ApplicationReviewConflict(ctx, db.ApplicationReviewConflictParams{ApplicationID: appID, ActorID: r.ProfileID})
 	switch {
 	case errors.Is(err, db.ErrNotFound), err == nil && application.Status(app.Status) != application.StatusSubmitted:
 		return ErrApplicationNotFound
@@ -89,7 +88,8 @@ func whyNotReviewed(ctx context.Context, q *db.Queries, appID uuid.UUID, r Revie
 }
 
 // conflictOf applies the conflict-of-interest rule to r and an
-// application.
+// application, with r's own team in the application's edition.
 func conflictOf(r Reviewer, app db.ApplicationReviewConflictRow) coi.Kind {
-	return coi.Of(r.actor(), coi.Application{ProfileID: app.ProfileID, TeamMembers: app.TeamMembers})
+	return coi.Of(coi.Actor{ProfileID: r.ProfileID, Email: r.Email, Team: app.ActorTeam},
+		coi.Application{ProfileID: app.ProfileID, Email: app.ApplicantEmail, TeamMembers: app.TeamMembers})
 }

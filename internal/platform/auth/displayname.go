@@ -2,8 +2,9 @@ package auth
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"hackdesk/internal/platform/freetext"
 )
 
 // MaxDisplayName is the longest display name, in characters.
@@ -12,10 +13,11 @@ const MaxDisplayName = 100
 // CheckDisplayName trims a display name a person chooses (sign-up, the
 // profile, `hackdesk users create`) and returns it, or the reason it is
 // unacceptable: empty, longer than MaxDisplayName characters, not UTF-8,
-// or holding a control or format character (Unicode Cc or Cf: CR, LF, tab,
-// bidi overrides and isolates, zero-width characters) or a line or
-// paragraph separator. A name is shown in emails, lists and exports, where
-// such characters break lines or reorder the text around them.
+// or holding a control or format character (freetext.Line: Unicode Cc or
+// Cf, CR, LF, tab, bidi overrides and isolates, zero-width characters) or
+// a line or paragraph separator. A name is shown in emails, lists and
+// exports, where such characters break lines or reorder the text around
+// them.
 func CheckDisplayName(raw string) (name, why string) {
 	name = strings.TrimSpace(raw)
 	switch {
@@ -26,10 +28,8 @@ func CheckDisplayName(raw string) (name, why string) {
 	case utf8.RuneCountInString(name) > MaxDisplayName:
 		return "", "must be at most 100 characters"
 	}
-	for _, r := range name {
-		if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) {
-			return "", "must not contain control or format characters (line breaks, tabs, direction overrides, zero-width characters)"
-		}
+	if why := freetext.Line(name); why != "" {
+		return "", why
 	}
 	return name, ""
 }

@@ -145,3 +145,47 @@ func CanonicalOrigin(raw string) string {
 	}
 	return scheme + "://" + host
 }
+
+// Trustworthy reports whether a browser treats the origin of publicURL as
+// potentially trustworthy (the secure-context rule): https, or http on a
+// loopback host (localhost, 127.0.0.0/8, ::1). Browsers apply
+// Cross-Origin-Opener-Policy only there, and log an error for it
+// anywhere else.
+func Trustworthy(publicURL string) bool {
+	origin := CanonicalOrigin(publicURL)
+	if strings.HasPrefix(origin, "https://") {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	addr, err := netip.ParseAddr(host)
+	return err == nil && addr.IsLoopback()
+}
+
+// PermissionsPolicy is the Permissions-Policy every answer carries: the
+// camera for this origin only (a check-in page will scan tickets with it),
+// and none of the other powerful features the service never uses, for
+// any origin (a framed or injected script included).
+const PermissionsPolicy = "camera=(self), microphone=(), geolocation=(), payment=(), usb=()"
+
+// HSTSMaxAge is the Strict-Transport-Security of a service reached over
+// https: a year, this host only (no includeSubDomains: sibling hosts, such
+// as a Temporal UI, are not ours to pin; no preload).
+const HSTSMaxAge = "max-age=31536000"
+
+// StrictTransport returns the Strict-Transport-Security value for a
+// service whose public URL is publicURL: HSTSMaxAge when it is https, ""
+// (no header) otherwise, since a browser ignores HSTS over http and a
+// development stack on http must stay reachable.
+func StrictTransport(publicURL string) string {
+	if strings.HasPrefix(CanonicalOrigin(publicURL), "https://") {
+		return HSTSMaxAge
+	}
+	return ""
+}

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"strconv"
 	"time"
 
@@ -40,9 +41,17 @@ type Limits struct {
 	// above it the answer stays 200 and nothing is sent, so nobody can
 	// lock the owner out or retire the link mailed last.
 	ForgotPerIP, ForgotPerEmailIP, ForgotPerEmail Limit
-	SignupPerIP, ResetPerIP                       Limit
+	// SignupMailPerEmail is the rate at which the "you already have an
+	// account" email goes to one address, whoever signs up with it: above
+	// it the answer stays 201 and nothing is sent, as for ForgotPerEmail.
+	SignupMailPerEmail      Limit
+	SignupPerIP, ResetPerIP Limit
 	// SearchPerCaller limits team-member search per signed-in account.
 	SearchPerCaller Limit
+	// SearchListedPerCaller is a quota: how many accounts the team search
+	// may list to one signed-in account (each account of each answer
+	// counts), so nobody pages through the directory.
+	SearchListedPerCaller Limit
 }
 
 // Defaults never lock an account; they slow guessing, hashing and mailing
@@ -53,15 +62,27 @@ var Defaults = Limits{
 	ForgotPerIP:      Limit{Requests: 10, Window: 15 * time.Minute},
 	ForgotPerEmailIP: Limit{Requests: 3, Window: 15 * time.Minute},
 	ForgotPerEmail:   Limit{Requests: 3, Window: 15 * time.Minute},
-	SignupPerIP:      Limit{Requests: 10, Window: time.Hour},
-	ResetPerIP:       Limit{Requests: 10, Window: 15 * time.Minute},
-	SearchPerCaller:  Limit{Requests: 60, Window: time.Minute},
+	// As reset links: both go to the owner of an address someone else may
+	// type.
+	SignupMailPerEmail: Limit{Requests: 3, Window: 15 * time.Minute},
+	SignupPerIP:        Limit{Requests: 10, Window: time.Hour},
+	ResetPerIP:         Limit{Requests: 10, Window: 15 * time.Minute},
+	SearchPerCaller:    Limit{Requests: 60, Window: time.Minute},
+	// About 12 searches a day that fill a page of 8: enough to find a
+	// team, far from a directory.
+	SearchListedPerCaller: Limit{Requests: 100, Window: 24 * time.Hour},
 }
 
 // Limiters are a server's limits, each under its own name, on one set of
 // counters.
 type Limiters struct {
 	LoginIP, LoginFailures, ForgotIP, ForgotEmailIP, ForgotEmail, SignupIP, ResetIP, Search *Limiter
+	// SignupMail counts the "you already have an account" emails per
+	// address.
+	SignupMail *Limiter
+	// SearchListed is the team search's quota of accounts listed (Left,
+	// Spend).
+	SearchListed *Limiter
 }
 
 // New counts l (a zero Limit takes its default) in store. A nil log is
@@ -92,8 +113,10 @@ func NewCounted(l Limits, store *db.Store, log *slog.Logger, m *metrics.Metrics)
 		ForgotEmailIP: pick("forgot-email-ip", l.ForgotPerEmailIP, d.ForgotPerEmailIP),
 		ForgotEmail:   pick("forgot-mail", l.ForgotPerEmail, d.ForgotPerEmail),
 		SignupIP:      pick("signup-ip", l.SignupPerIP, d.SignupPerIP),
+		SignupMail:    pick("signup-mail", l.SignupMailPerEmail, d.SignupMailPerEmail),
 		ResetIP:       pick("reset-ip", l.ResetPerIP, d.ResetPerIP),
 		Search:        pick("search", l.SearchPerCaller, d.SearchPerCaller),
+		SearchListed:  pick("search-listed", l.SearchListedPerCaller, d.SearchListedPerCaller),
 	}
 }
 
@@ -118,6 +141,10 @@ type Limiter struct {
 
 // Window is the limit's window: how long a refused client waits at most.
 func (l *Limiter) Window() time.Duration { return l.limit.Window }
+
+// Requests is how many requests (or units, for a quota) the limit allows
+// in its window.
+func (l *Limiter) Requests() int { return l.limit.Requests }
 
 // key is the counter row's key: the limit's name and window, and a hash of
 // the client key, so the table holds no addresses.
@@ -177,8 +204,67 @@ func (l *Limiter) Full(key string) (bool, error) {
 func (l *Limiter) Fail(ctx context.Context, key string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), counterTimeout)
 	defer cancel()
-	err := l.c.store.RateLimitAdd(ctx, db.RateLimitAddParams{Key: l.key(key), WindowSeconds: l.seconds()})
+	err := l.c.store.RateLimitAdd(ctx, db.RateLimitAddParams{Key: l.key(key), WindowSeconds: l.seconds(), Amount: 1})
 	if err != nil {
 		l.c.log.Error("rate limit: count a failure", "limit", l.name, "err", err)
 	}
+}
+
+// Left is, for a limit used as a quota (units that are spent in numbers,
+// such as the accounts a search lists), how many units key has left now,
+// and when it has none, how long until it has one again if it spends
+// nothing meanwhile. The error is a counter that could not be reached,
+// logged here.
+func (l *Limiter) Left(ctx context.Context, key string) (int, time.Duration, error) {
+	c, err := l.c.store.RateLimitCounts(ctx, db.RateLimitCountsParams{Key: l.key(key), WindowSeconds: l.seconds()})
+	if err != nil {
+		return 0, 0, l.failed(err)
+	}
+	n, wait := left(l.limit, int(c.Previous), int(c.Current), time.Duration(c.Elapsed*float64(time.Second)))
+	if n == 0 {
+		l.c.metrics.RateLimitRefused(l.name)
+	}
+	return n, wait, nil
+}
+
+// Spend counts n units under key, even when ctx is cancelled (what they
+// paid for was served). A count that cannot be written is logged.
+func (l *Limiter) Spend(ctx context.Context, key string, n int) {
+	if n <= 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), counterTimeout)
+	defer cancel()
+	err := l.c.store.RateLimitAdd(ctx, db.RateLimitAddParams{Key: l.key(key), WindowSeconds: l.seconds(), Amount: int32(n)})
+	if err != nil {
+		l.c.log.Error("rate limit: spend", "limit", l.name, "err", err)
+	}
+}
+
+// left applies the sliding estimate RateLimitTake uses (the previous
+// window's count weighted by how much of it still overlaps the last
+// window, rounded, plus the current window's) to a quota of lim.Requests
+// per lim.Window, elapsed into the current window: the units left, and
+// when there are none, the wait until the estimate is below the limit
+// again with nothing spent meanwhile (rounded up to a second). That is
+// later in this window when the previous window's weight alone is what
+// fills the quota, else some way into the next one, where this window's
+// count becomes the weighted one.
+func left(lim Limit, prev, cur int, elapsed time.Duration) (int, time.Duration) {
+	window := lim.Window.Seconds()
+	f := min(max(elapsed.Seconds()/window, 0), 1)
+	used := int(math.Round(float64(prev)*(1-f))) + cur
+	if n := lim.Requests - used; n > 0 {
+		return n, 0
+	}
+	// The estimate is below the limit once the weighted count is below
+	// limit - 0.5 (it is rounded): prev*(1-x) < limit - cur - 0.5.
+	var at float64 // seconds from the start of this window
+	if room := float64(lim.Requests-cur) - 0.5; room > 0 && prev > 0 {
+		at = (1 - room/float64(prev)) * window
+	} else {
+		at = window + max(1-(float64(lim.Requests)-0.5)/float64(cur), 0)*window
+	}
+	wait := time.Duration(math.Ceil(at-elapsed.Seconds())) * time.Second
+	return 0, max(wait, time.Second)
 }

@@ -23,9 +23,10 @@ export interface paths {
          *     re-decision to waitlist or reject clears the deadline). An application may be
          *     decided again until its applicant has answered.
          *     Refusals: an id that does not exist is 404 (the message names it); the caller's
-         *     own application, or one whose `team_members` lists the caller's email, is 403
-         *     (conflict of interest) with a message naming those ids, e.g. `"You cannot decide on
-         *     your own application: <id>"`; an application that is not submitted, has been
+         *     own application, one whose `team_members` lists the caller's email, or one whose
+         *     applicant the caller's own application of the same edition lists, is 403
+         *     (conflict of interest, either way) with a message naming those ids, e.g. `"You
+         *     cannot decide on your own application: <id>"`; an application that is not submitted, has been
          *     answered, or whose offer expired is 400 Validation failed with the ids under
          *     `details.application_ids`, e.g. `"not submitted: <id>; already answered: <id>"`.
          *     Nothing changes on a refusal.
@@ -194,7 +195,9 @@ export interface paths {
          * @description The link is `{PUBLIC_URL}/auth/confirm?token=...`, valid 24 hours. An email that
          *     already has an account gets the very same 201 and body, so the answer never tells
          *     whether an address is registered; the account's owner is emailed instead
-         *     (`account_exists`: sign-in and reset links, no token) and nothing is created.
+         *     (`account_exists`: sign-in and reset links, no token), at most 3 times per 15
+         *     minutes per address whoever signs up with it (beyond that nothing is sent, the
+         *     answer unchanged), and nothing is created.
          *     The password needs 8 to 128 characters and a zxcvbn strength score of at least 3,
          *     with the email and display name counted as easy guesses; a weak one is 400 with
          *     the reason in `details.password`. Rate limited per client IP (10 an hour, every
@@ -541,10 +544,20 @@ export interface paths {
         };
         /**
          * Search confirmed accounts for team members
-         * @description Matches any part of the name or email, case-insensitively; never the caller;
-         *     alphabetical. `q` is required: at least 3 characters of a name or email (a whole
-         *     email address always qualifies); shorter or missing is 400. Rate limited per
-         *     caller (60 a minute).
+         * @description Finds a teammate, not a directory. A `q` holding `@` is a whole email address:
+         *     the confirmed account with exactly that address (case-insensitively). Any other
+         *     `q` is split into words at spaces and `. ' + _ -`, and matches an account when a
+         *     word of its display name, or of its email's local part, starts with those words
+         *     in a row (`lov` and `ada lo` find "Ada Lovelace" / `ada.lovelace@…`; the middle
+         *     of a word and the domain never match); it needs at least 3 characters besides
+         *     those breaks (shorter or missing is 400). Confirmed accounts only, never the
+         *     caller; alphabetical; at most 8 accounts, whatever `limit` asks (1 to 50 is
+         *     accepted). Each caller is rate limited (60 requests a minute) and holds a daily
+         *     quota of about 100 accounts listed (every account of every answer counts, over a
+         *     sliding day): a search near the quota lists what is left, and with nothing left
+         *     the answer is 429 `{error:"Too many requests", message:"The team search lists at
+         *     most 100 accounts a day; try again later"}` with `Retry-After` (seconds until an
+         *     account may be listed again).
          */
         get: operations["searchUsers"];
         put?: never;
@@ -568,7 +581,8 @@ export interface paths {
          *     the current edition moves, the next request serves the new one): submitted
          *     applications only, never the caller's own, one
          *     whose team members include the caller's email (compared case-insensitively,
-         *     whole addresses only), or one the caller reviewed; fewest reviews first; ties
+         *     whole addresses only), one whose applicant the caller's own application of the
+         *     edition lists, or one the caller reviewed; fewest reviews first; ties
          *     by application id in lexicographic order. With a review cap
          *     (`/api/admin/review-settings`), an application that already has `cap` reviews
          *     leaves the queue; none left is the same 404.
@@ -604,8 +618,9 @@ export interface paths {
          *     Missing or out-of-range: 400 Validation failed. Application missing or not
          *     submitted: 404. An application of an edition other than the current one: 409
          *     `{error:"That hackathon is not the current one"}` (reviews are of the current
-         *     edition only). A conflict of interest, the caller's own application or one
-         *     whose team members include the caller's email: 403. Second review by the same
+         *     edition only). A conflict of interest, the caller's own application, one
+         *     whose team members include the caller's email, or one whose applicant the
+         *     caller's own application of the edition lists as a team member: 403 naming it. Second review by the same
          *     reviewer: 409. `total_reviews` counts the caller's reviews of every edition.
          */
         post: operations["submitReview"];
@@ -689,6 +704,10 @@ export interface paths {
          *     their z-scores (each review's total within its reviewer's reviews; see
          *     `AdminReview`); both are null for an unreviewed application, which sorts last in
          *     both directions. Ties are broken by id in the same direction, so pages are stable.
+         *     The scores of an application the caller has a conflict of interest with (their
+         *     own, one whose team lists them, one whose applicant their own application of the
+         *     edition lists) are null and sort as unreviewed, as its details withhold its
+         *     reviews.
          *     One edition's applications (`hackathon`, the current one by default), named in the
          *     answer.
          */
@@ -982,7 +1001,8 @@ export interface paths {
          * @description Checked in this order: a selection outside the caller's scope (another subteam's,
          *     for a VP) is 404; a conflict of interest is 403 with a message naming it (the
          *     caller's own application, `"You cannot change the status of your own
-         *     application"`, or one whose `team_members` lists the caller's email: a President's
+         *     application"`, one whose `team_members` lists the caller's email, or one whose
+         *     applicant the caller's own application of that edition lists: a President's
          *     own selection is moved by another President or a superadmin); a VP setting a
          *     status other than in_review, interviewing, wanted or not_wanted is 403; a move the
          *     status machine does not allow is 409
@@ -2356,6 +2376,7 @@ export interface components {
             subteam?: string;
             /** @enum {string} */
             grants?: "president" | "vp" | "exec";
+            /** @description may hold line breaks */
             description?: string | null;
             open?: boolean;
         };
@@ -2439,6 +2460,7 @@ export interface components {
             type?: "text" | "textarea";
             char_limit?: number | null;
             placeholder?: string | null;
+            /** @description may hold line breaks */
             help_text?: string | null;
             required?: boolean;
             /** @description at most 100 distinct existing positions; empty or null makes a general question */
@@ -2840,7 +2862,11 @@ export interface components {
         WebURL: string | null;
         /**
          * @description Text fields are trimmed before they are checked and stored; a blank string clears a
-         *     field like null. Lengths count characters (Unicode code points).
+         *     field like null. Lengths count characters (Unicode code points). No text field may
+         *     hold control or format characters (Unicode Cc, Cf: bidi overrides, zero-width
+         *     characters, bells) or line and paragraph separators; the answers (`q1_answer`,
+         *     `q2_answer`, `answers`) may hold line breaks and tabs, no other field. The patterns
+         *     use Unicode property escapes: compile them with the `u` or `v` flag.
          */
         ApplicationPatch: {
             /** Format: email */
@@ -2875,7 +2901,8 @@ export interface components {
             /**
              * @description {question_id: text}, checked against the questions of the positions chosen after
              *     this patch: an unknown or archived question, a question of positions not chosen,
-             *     or text over the question's char_limit (10000 without one) is 400 with
+             *     text over the question's char_limit (10000 without one), or a line break in the
+             *     answer of a one-line (`text`) question is 400 with
              *     `details["answers.<question_id>"]`. Null or blank removes that answer. Changing
              *     position_ids drops the answers to questions that no longer apply.
              */
@@ -4279,6 +4306,7 @@ export interface operations {
         parameters: {
             query: {
                 q: string;
+                /** @description at most 8 rows are answered */
                 limit?: number;
             };
             header?: never;
@@ -6326,9 +6354,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description one line without control characters, not blank; every email's subject */
+                    /** @description one line without control or format characters, not blank; every email's subject */
                     subject: string;
-                    /** @description plain text, sent as written */
+                    /** @description plain text, sent as written; line breaks and tabs, no other control or format characters */
                     body: string;
                     audience: {
                         /** @enum {string} */

@@ -82,7 +82,7 @@ export const apply = {
     resume: 'A PDF, DOC or DOCX file, up to 10 MB. Choosing a new file replaces the one you uploaded.',
     q1_answer: 'Tell us about a technical project you worked on: what you built, a challenge you met and what you learned.',
     q2_answer: 'Write a haiku: three lines of five, seven and five syllables.',
-    team_members: 'Optional. Add up to 3 people who already have a hackdesk account. Type at least 3 characters.',
+    team_members: 'Optional. Add up to 3 people who already have a hackdesk account. Type the start of their name (at least 3 letters) or their whole email address.',
     coc_agreed: 'Everyone at the hackathon follows the league\u2019s code of conduct.',
     info_share_authorized: 'The league and our sponsors receive your application details to run the event.',
     marketing_opt_in: 'News about future events. You can turn this off at any time on your profile.',

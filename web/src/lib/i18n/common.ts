@@ -94,6 +94,7 @@ export const common = {
   wait: {
     seconds: (n: string, one: boolean) => `${n} ${one ? 'second' : 'seconds'}`,
     minutes: (n: string, one: boolean) => `${n} ${one ? 'minute' : 'minutes'}`,
+    hours: (n: string, one: boolean) => `${n} ${one ? 'hour' : 'hours'}`,
   },
   busy: (wait?: string) => (wait ? `hackdesk is busy right now. Try again in ${wait}.` : 'hackdesk is busy right now. Try again in a moment.'),
   tooManyAttempts: (wait?: string) => (wait ? `Too many attempts. Try again in ${wait}.` : 'Too many attempts. Try again shortly.'),

@@ -7,6 +7,13 @@ export const home = {
   signUp: 'Sign up',
   signIn: 'Sign in',
   noticeTitle: 'Please note',
+  // The notices a redirect may ask for (?notice=<code>), by code.
+  notices: {
+    formClosed: {
+      onboarding: 'The onboarding form is not open right now.',
+      returning: 'The returning-exec form is not open right now.',
+    },
+  },
   welcome: (name: string) => `Welcome back, ${name}`,
   nextHeading: 'Your next step',
   nextLoading: 'Finding your next step\u2026',

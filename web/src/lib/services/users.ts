@@ -22,7 +22,9 @@ export const users = {
   // account, "invalid" with details by field (role, exec.position,
   // exec.subteam, exec.term_id).
   update: (id: string, body: UserPatch): Promise<AdminUser> => call(client.PATCH('/api/admin/users/{id}', { params: { path: { id } }, body })),
-  // byEmail lists the accounts whose email starts with q (a teammate).
-  byEmail: async (q: string, limit = 20) => (await call(client.GET('/api/users/emails', { params: { query: { q, limit } } }))).emails,
+  // byEmail lists the accounts (at most 8) with a word of the name or of
+  // the email's local part starting with q, or whose email is q (a
+  // teammate); kind "rateLimited" past the day's quota of accounts listed.
+  byEmail: async (q: string, limit = 8) => (await call(client.GET('/api/users/emails', { params: { query: { q, limit } } }))).emails,
 };
 

@@ -79,7 +79,7 @@ describe('serverFieldErrors', () => {
 });
 
 describe('waitText', () => {
-  it('says seconds, then minutes', () => {
+  it('says seconds, then minutes, then hours', () => {
     expect(waitText(undefined)).toBeUndefined();
     expect(waitText(0)).toBeUndefined();
     expect(waitText(1)).toBe('1 second');
@@ -87,6 +87,9 @@ describe('waitText', () => {
     expect(waitText(119)).toBe('119 seconds');
     expect(waitText(120)).toBe('2 minutes');
     expect(waitText(121)).toBe('3 minutes');
+    expect(waitText(119 * 60)).toBe('119 minutes');
+    expect(waitText(120 * 60)).toBe('2 hours');
+    expect(waitText(11 * 3600 + 1)).toBe('12 hours'); // a day's quota of the team search
   });
 });
 

@@ -83,7 +83,9 @@ export function waitText(seconds: number | undefined): string | undefined {
   const s = Math.ceil(seconds);
   if (s < 120) return common.wait.seconds(number(s), s === 1);
   const m = Math.ceil(s / 60);
-  return common.wait.minutes(number(m), m === 1);
+  if (m < 120) return common.wait.minutes(number(m), m === 1);
+  const h = Math.ceil(m / 60);
+  return common.wait.hours(number(h), h === 1);
 }
 
 // errorText is a failed request in words: offline, rate limited (with the

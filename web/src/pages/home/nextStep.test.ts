@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awaitingRsvp, nextSteps, noticeFrom, type Situation } from './nextStep';
+import { awaitingRsvp, nextSteps, type Situation } from './nextStep';
 
 const now = new Date('2025-03-01T12:00:00Z');
 const draft = { status: 'draft', decision: null, rsvp: null, rsvp_deadline: null } as const;
@@ -57,15 +57,5 @@ describe('awaitingRsvp', () => {
     expect(awaitingRsvp({ ...offer, rsvp_deadline: 'soon' }, now)).toBe(false);
     expect(awaitingRsvp({ ...offer, rsvp_deadline: null }, now)).toBe(false);
     expect(awaitingRsvp(offer, now)).toBe(true);
-  });
-});
-
-describe('noticeFrom', () => {
-  it('reads the notice as text', () => {
-    expect(noticeFrom('?notice=Onboarding%20for%20Fall%202025%20opens%20September%201')).toBe('Onboarding for Fall 2025 opens September 1');
-    expect(noticeFrom('?notice=%3Cb%3Ehi%3C%2Fb%3E')).toBe('<b>hi</b>');
-    expect(noticeFrom('?notice=a%0D%0A%0D%0Ab')).toBe('a b');
-    expect(noticeFrom('')).toBe('');
-    expect([...noticeFrom('?notice=' + 'x'.repeat(500))].length).toBe(300);
   });
 });

@@ -49,12 +49,3 @@ export function nextSteps(s: Situation): Step[] {
   if (s.role === 'admin' || s.role === 'superadmin') steps.push({ kind: 'review', href: '/review' });
   return steps;
 }
-
-// noticeFrom reads `?notice=` (a message from a server redirect, such as a
-// closed onboarding form) as plain text: control characters become spaces,
-// runs of space collapse, and it is cut at 300 characters.
-export function noticeFrom(search: string): string {
-  const raw = new URLSearchParams(search).get('notice') ?? '';
-  const text = raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
-  return [...text].slice(0, 300).join('');
-}
