@@ -14,6 +14,7 @@ import (
 	"hackdesk/activities"
 	"hackdesk/dev/seed"
 	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/hiring"
 	"hackdesk/internal/platform/mail"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
@@ -171,19 +172,63 @@ func TestHiringActivitiesAdapt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The finalization's row follows the activities: the step each has
+	// started, the plan's size and the hires promoted so far.
+	if _, err := store.Pool().Exec(ctx, `INSERT INTO hiring_finalizations (term_id, workflow_id, all_hands_url)
+		VALUES ($1, 'hiring-finalize:adapt', 'https://cal.test/x')`, round.NewTerm); err != nil {
+		t.Fatal(err)
+	}
+	stored := func() hiring.FinalizationProgress {
+		t.Helper()
+		f, err := store.HiringFinalizationGet(ctx, round.NewTerm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return *hiring.StoredView(f)
+	}
+	step := func(p hiring.FinalizationProgress) string {
+		if p.Step == nil {
+			return "<nil>"
+		}
+		return *p.Step
+	}
 	plan, err := a.LoadHiringPlan(ctx, activities.HiringPlanInput{TermID: round.NewTerm})
 	if err != nil || len(plan.Hires) != 2 || len(plan.Previous) != 1 {
 		t.Fatalf("plan %+v %v", plan, err)
 	}
-	if n, err := a.PromoteHires(ctx, activities.PromoteHiresInput{TermID: round.NewTerm, Hires: plan.Hires}); err != nil || n != 2 {
-		t.Fatalf("promote: %d %v", n, err)
+	if p := stored(); step(p) != "load" || p.Hires != 2 || p.Previous != 1 || p.Promoted != 0 {
+		t.Errorf("after the plan the row holds %s %+v", step(p), p)
+	}
+	for range 2 { // a retried batch counts its hires once
+		if n, err := a.PromoteHires(ctx, activities.PromoteHiresInput{TermID: round.NewTerm, Hires: plan.Hires}); err != nil || n != 2 {
+			t.Fatalf("promote: %d %v", n, err)
+		}
+	}
+	if p := stored(); step(p) != "promote" || p.Promoted != 2 {
+		t.Errorf("after promoting the row holds %s %+v", step(p), p)
 	}
 	if err := a.DemotePrevious(ctx, activities.DemoteInput{TermID: round.NewTerm}); err != nil {
 		t.Fatalf("empty demotion: %v", err)
+	}
+	if p := stored(); step(p) != "demote" {
+		t.Errorf("after demoting the row holds %s %+v", step(p), p)
 	}
 	refs, err := a.RecordWelcomeEmails(ctx, activities.WelcomeInput{TermID: round.NewTerm, TermName: plan.TermName, Hires: plan.Hires,
 		OnboardingURL: "https://hackdesk.test/onboarding", ChatInviteURL: "https://chat.test/x", AllHandsURL: "https://cal.test/x"})
 	if err != nil || len(refs) != 2 || refs[0].Kind != "exec_welcome" {
 		t.Fatalf("welcome: %+v %v", refs, err)
+	}
+	if err := a.RecordFinalization(ctx, activities.FinalizationResult{TermID: round.NewTerm, Promoted: 2, Demoted: 1, Welcomed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if p := stored(); step(p) != "done" || p != (hiring.FinalizationProgress{Step: p.Step, Hires: 2, Promoted: 2, Previous: 1, Welcomed: 2}) {
+		t.Errorf("once recorded the row holds %s %+v", step(p), p)
+	}
+	// Recorded, the row stays as it is.
+	if err := a.DemotePrevious(ctx, activities.DemoteInput{TermID: round.NewTerm}); err != nil {
+		t.Fatal(err)
+	}
+	if p := stored(); step(p) != "done" {
+		t.Errorf("a late activity moved the recorded row to %s", step(p))
 	}
 }

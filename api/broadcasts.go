@@ -10,6 +10,7 @@ import (
 	"hackdesk/internal/feature/broadcast"
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/idempotency"
+	"hackdesk/internal/platform/signing"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
 )
@@ -61,6 +62,64 @@ func (s *Server) previewBroadcast(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"recipients": n})
+	return nil
+}
+
+// unsubscribeSigner signs the unsubscribe links of a draft's preview and
+// test email (the key the broadcast's own emails use).
+func (s *Server) unsubscribeSigner() (signing.Signer, error) {
+	key, err := s.cfg.SigningKeyBytes()
+	if err != nil {
+		return signing.Signer{}, err
+	}
+	return broadcast.UnsubscribeSigner(key), nil
+}
+
+// renderBroadcast is POST /api/admin/broadcasts/render (superadmin): the
+// email a draft makes, as a recipient gets it, with the caller's own
+// unsubscribe link. It records and sends nothing.
+func (s *Server) renderBroadcast(w http.ResponseWriter, r *http.Request) error {
+	var d broadcast.Draft
+	if err := decode(w, r, &d); err != nil {
+		return err
+	}
+	signer, err := s.unsubscribeSigner()
+	if err != nil {
+		return err
+	}
+	out, err := d.Render(s.cfg.PublicURL, signer, principalFrom(r.Context()).ProfileID)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"subject": out.Subject, "text": out.Text, "html": out.HTML})
+	return nil
+}
+
+// testBroadcast is POST /api/admin/broadcasts/test (superadmin): the
+// draft's email, sent to the caller alone, its subject marked as a test;
+// it answers 202 with the address it goes to.
+func (s *Server) testBroadcast(w http.ResponseWriter, r *http.Request) error {
+	var d broadcast.Draft
+	if err := decode(w, r, &d); err != nil {
+		return err
+	}
+	signer, err := s.unsubscribeSigner()
+	if err != nil {
+		return err
+	}
+	ctx := r.Context()
+	me := principalFrom(ctx)
+	err = s.store.InTx(ctx, func(q *db.Queries) error {
+		ref, err := broadcast.RecordTest(ctx, q, d, s.cfg.PublicURL, signer, me.ProfileID, me.Email)
+		if err != nil {
+			return err
+		}
+		return queueEmails(ctx, q, ref)
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusAccepted, map[string]string{"to": me.Email})
 	return nil
 }
 

@@ -111,12 +111,34 @@ func (s *Server) listReview(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	actor := hiringActor(principalFrom(ctx))
-	items, total, err := hiring.ReviewList(ctx, s.store.Queries, actor.Scope, actor.Role, filter)
+	items, total, err := hiring.ReviewList(ctx, s.store.Queries, s.resumeSigner(), actor.Scope, actor.Role, filter)
 	if err != nil {
 		return err
 	}
 	writeList(w, "items", items, total, pg)
 	return nil
+}
+
+// hiringTerms is GET /api/applications/review/terms (VP): the terms the
+// hiring pages offer, the hiring term first, with what each holds in the
+// caller's scope (hiring.TermChoices).
+func (s *Server) hiringTerms(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	out, err := hiring.TermChoices(ctx, s.store.Queries, hiringActor(principalFrom(ctx)).Scope)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"terms": out})
+	return nil
+}
+
+// resumeSigner signs the review items' résumé links: none when the
+// server has no object store (some tests).
+func (s *Server) resumeSigner() hiring.ResumeSigner {
+	if s.blob == nil {
+		return nil
+	}
+	return s.blob
 }
 
 // patchSelection is PATCH /api/applications/review/{selection_id} (VP)

@@ -6,13 +6,14 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+	"github.com/google/uuid"
 	"go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 
 	"hackdesk/db"
 	"hackdesk/internal/feature/hiring"
 	"hackdesk/internal/platform/apperr"
-	"hackdesk/workflows"
 )
 
 // temporalWait bounds each call to Temporal the finalization's status
@@ -24,10 +25,8 @@ var errTemporalDown = apperr.WithMessage(apperr.Unavailable, "Service unavailabl
 	"Temporal did not answer; try again shortly")
 
 // hiringFinalization is GET /api/applications/hiring/finalization?term_id=
-// (President): the term's HiringFinalization run, none before the term is
-// finalized. A finalization claimed but not started yet (still in the
-// outbox) is running with empty progress; a running one answers its
-// progress query, a completed one its result.
+// (President): the term's finalization (finalizationView), none before
+// the term is finalized.
 func (s *Server) hiringFinalization(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	f, claimed, err := hiring.FinalizationOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
@@ -38,7 +37,7 @@ func (s *Server) hiringFinalization(w http.ResponseWriter, r *http.Request) erro
 		writeJSON(w, http.StatusOK, hiring.FinalizationView{Status: hiring.FinalizationNone})
 		return nil
 	}
-	out, err := s.finalizationRun(ctx, f)
+	out, err := s.finalizationView(ctx, f)
 	if err != nil {
 		return err
 	}
@@ -46,10 +45,61 @@ func (s *Server) hiringFinalization(w http.ResponseWriter, r *http.Request) erro
 	return nil
 }
 
-// finalizationRun reads a claimed finalization's run from Temporal.
-func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (hiring.FinalizationView, error) {
+// errFinalizationHidden refuses a term's finalization to a caller who
+// neither requested it nor is a President.
+var errFinalizationHidden = apperr.WithMessage(apperr.Forbidden, "Forbidden",
+	"Only the person who finalized the term or a President can follow its finalization")
+
+// termFinalization is GET /api/hiring-finalizations/{term_id}
+// (authenticated): the term's finalization for whoever requested it, or a
+// President. It sits outside the President-only routes because the run
+// it describes may end its requester's President role; a President
+// asking of a term never finalized gets none, anyone else 403.
+func (s *Server) termFinalization(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	p := principalFrom(ctx)
+	termID, err := uuid.Parse(chi.URLParam(r, "term_id"))
+	if err != nil {
+		return apperr.ValidationFailed(apperr.Fields{"term_id": "must be a UUID"})
+	}
+	f, claimed, err := hiring.FinalizationOf(ctx, s.store.Queries, termID.String())
+	if err != nil {
+		return err
+	}
+	president := p.Allows(President)
+	switch {
+	case !claimed && president:
+		writeJSON(w, http.StatusOK, hiring.FinalizationView{Status: hiring.FinalizationNone})
+		return nil
+	case !claimed, !president && (f.RequestedBy == nil || *f.RequestedBy != p.ProfileID):
+		return errFinalizationHidden
+	}
+	out, err := s.finalizationView(ctx, f)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
+// finalizationView is a claimed finalization as the hiring page follows
+// it, read from its row: a recorded one is completed with its result and
+// needs no Temporal; otherwise the row holds the step its run marked and
+// the counts so far, and the run's status (one describe call, which reads
+// no history) tells running from failed. A finalization still in the
+// outbox is running with no step.
+func (s *Server) finalizationView(ctx context.Context, f db.HiringFinalization) (hiring.FinalizationView, error) {
 	id := f.WorkflowID
-	out := hiring.FinalizationView{WorkflowID: &id, Status: hiring.FinalizationRunning, Progress: &hiring.FinalizationProgress{}}
+	out := hiring.FinalizationView{WorkflowID: &id, Status: hiring.FinalizationRunning, Progress: hiring.StoredView(f)}
+	if f.FinalizedAt != nil {
+		out.Status = hiring.FinalizationCompleted
+		runID := ""
+		if f.RunID != nil {
+			runID = *f.RunID
+		}
+		out.RunURL = s.runLink(id, runID)
+		return out, nil
+	}
 	if s.temporal == nil {
 		return out, errTemporalDown
 	}
@@ -58,14 +108,7 @@ func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (
 	desc, err := s.temporal.DescribeWorkflowExecution(dctx, id, "")
 	var missing *serviceerror.NotFound
 	switch {
-	case errors.As(err, &missing) && f.FinalizedAt != nil:
-		// Recorded, and its history is gone (retention): the row keeps
-		// the result.
-		out.Status, out.Progress = hiring.FinalizationCompleted, hiring.RecordedView(f)
-		out.RunURL = s.runLink(id, "")
-		return out, nil
-	case errors.As(err, &missing):
-		// Queued in the outbox, not started yet.
+	case errors.As(err, &missing): // queued in the outbox, not started yet
 		out.RunURL = s.runLink(id, "")
 		return out, nil
 	case err != nil:
@@ -76,48 +119,18 @@ func (s *Server) finalizationRun(ctx context.Context, f db.HiringFinalization) (
 		return out, errTemporalDown
 	}
 	info := desc.GetWorkflowExecutionInfo()
-	runID := info.GetExecution().GetRunId()
-	out.RunURL = s.runLink(id, runID)
+	out.RunURL = s.runLink(id, info.GetExecution().GetRunId())
 	switch info.GetStatus() {
 	case enums.WORKFLOW_EXECUTION_STATUS_RUNNING, enums.WORKFLOW_EXECUTION_STATUS_CONTINUED_AS_NEW:
-		out.Progress = s.queryFinalization(ctx, id, runID)
 	case enums.WORKFLOW_EXECUTION_STATUS_COMPLETED:
-		out.Status = hiring.FinalizationCompleted
-		var res workflows.HiringFinalizationResult
-		gctx, cancel := context.WithTimeout(ctx, temporalWait)
-		defer cancel()
-		if err := s.temporal.GetWorkflow(gctx, id, runID).Get(gctx, &res); err != nil {
-			if f.FinalizedAt == nil {
-				loggerFrom(ctx).WarnContext(ctx, "finalization result unreadable", "workflow_id", id, "err", err)
-				return out, errTemporalDown
-			}
-			out.Progress = hiring.RecordedView(f)
-			return out, nil
+		// Completed after its row was read: read it again.
+		if again, err := s.store.HiringFinalizationGet(ctx, f.TermID); err == nil && again.FinalizedAt != nil {
+			return s.finalizationView(ctx, again)
 		}
-		out.Progress = res.View()
 	default: // failed, terminated, timed out or cancelled: where it stopped
 		out.Status = hiring.FinalizationFailed
-		out.Progress = s.queryFinalization(ctx, id, runID)
 	}
 	return out, nil
-}
-
-// queryFinalization asks a run for its progress. The query needs a worker:
-// without an answer in time the progress is empty (the page asks again),
-// which is not a reason to fail the request.
-func (s *Server) queryFinalization(ctx context.Context, id, runID string) *hiring.FinalizationProgress {
-	qctx, cancel := context.WithTimeout(ctx, temporalWait)
-	defer cancel()
-	v, err := s.temporal.QueryWorkflow(qctx, id, runID, workflows.ProgressQuery)
-	var p workflows.HiringProgress
-	if err == nil {
-		err = v.Get(&p)
-	}
-	if err != nil {
-		loggerFrom(ctx).WarnContext(ctx, "finalization progress unreadable", "workflow_id", id, "err", err)
-		return &hiring.FinalizationProgress{}
-	}
-	return p.View()
 }
 
 // runLink is the Temporal UI's page of a run (config.RunURL), or nil when

@@ -19,14 +19,28 @@ import (
 	"hackdesk/workflows"
 )
 
+// formTerm is the term a form request is about: ?term_id=, else the
+// caller's own (onboarding.OwnTerm), else the hiring term.
+func formTerm(ctx context.Context, q *db.Queries, r *http.Request, kind onboarding.Kind, me uuid.UUID) (db.Term, error) {
+	id := r.URL.Query().Get("term_id")
+	if id == "" {
+		if t, ok, err := onboarding.OwnTerm(ctx, q, kind, me); err != nil || ok {
+			return t, err
+		}
+	}
+	return hiring.TermOf(ctx, q, id)
+}
+
 // getForm is GET /api/onboarding and /api/onboarding/returning. Every form
-// request resolves the term first (?term_id=, else the hiring term), then
-// the onboarding package lets the caller in or not.
+// request resolves the term first (formTerm), then the onboarding package
+// lets the caller in or not. The answer also names the terms whose form is
+// for the caller (a page offers the others) and the role the form starts
+// from.
 func (s *Server) getForm(kind onboarding.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx := r.Context()
 		me := principalFrom(ctx).ProfileID
-		t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
+		t, err := formTerm(ctx, s.store.Queries, r, kind, me)
 		if err != nil {
 			return err
 		}
@@ -34,10 +48,24 @@ func (s *Server) getForm(kind onboarding.Kind) handlerFunc {
 		if err != nil {
 			return err
 		}
+		own, err := onboarding.OwnRole(ctx, s.store.Queries, t, me, f.RoleOptions)
+		if err != nil {
+			return err
+		}
+		mine, err := onboarding.TermsFor(ctx, s.store.Queries, kind, me)
+		if err != nil {
+			return err
+		}
+		terms := make([]term.View, len(mine))
+		for i, x := range mine {
+			terms[i] = term.ToView(x)
+		}
 		writeJSON(w, http.StatusOK, map[string]any{
 			"term":         term.ToView(f.Term),
 			"window":       f.Window,
 			"role_options": f.RoleOptions,
+			"own_role":     own,
+			"terms":        terms,
 			"submission":   sub,
 		})
 		return nil
@@ -56,7 +84,7 @@ func (s *Server) putForm(kind onboarding.Kind) handlerFunc {
 		me := principalFrom(ctx).ProfileID
 		var out onboarding.Saved
 		err := s.store.InTx(ctx, func(q *db.Queries) error {
-			t, err := hiring.TermOf(ctx, q, r.URL.Query().Get("term_id"))
+			t, err := formTerm(ctx, q, r, kind, me)
 			if err != nil {
 				return err
 			}
@@ -121,7 +149,7 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		ctx := r.Context()
 		me := principalFrom(ctx).ProfileID
-		t, err := hiring.TermOf(ctx, s.store.Queries, r.URL.Query().Get("term_id"))
+		t, err := formTerm(ctx, s.store.Queries, r, kind, me)
 		if err != nil {
 			return err
 		}
@@ -143,7 +171,7 @@ func (s *Server) uploadHeadshot(kind onboarding.Kind) handlerFunc {
 		}
 		var up onboarding.Upload
 		err = s.store.InTx(ctx, func(q *db.Queries) error {
-			t, err := hiring.TermOf(ctx, q, r.URL.Query().Get("term_id"))
+			t, err := formTerm(ctx, q, r, kind, me)
 			if err != nil {
 				return err
 			}

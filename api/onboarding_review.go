@@ -24,13 +24,18 @@ func (s *Server) reviewSubmissions(r *http.Request) (db.Term, onboarding.Kind, [
 	if err != nil {
 		return t, kind, nil, err
 	}
-	scope := hiringActor(principalFrom(ctx)).Scope
-	var subteam *string
-	if !scope.All {
-		subteam = &scope.Subteam
-	}
-	rows, err := onboarding.Review(ctx, s.store.Queries, t, kind, subteam)
+	rows, err := onboarding.Review(ctx, s.store.Queries, t, kind, reviewSubteam(r))
 	return t, kind, rows, err
+}
+
+// reviewSubteam is the subteam a reviewer sees: a VP's own, nil for a
+// President (everyone).
+func reviewSubteam(r *http.Request) *string {
+	scope := hiringActor(principalFrom(r.Context())).Scope
+	if scope.All {
+		return nil
+	}
+	return &scope.Subteam
 }
 
 // listSubmissions is GET /api/onboarding/submissions?term_id=&kind=&page=&page_size=.
@@ -44,8 +49,13 @@ func (s *Server) listSubmissions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	missing, err := onboarding.Missing(r.Context(), s.store.Queries, t, kind, reviewSubteam(r))
+	if err != nil {
+		return err
+	}
 	writeJSON(w, http.StatusOK, map[string]any{"term": term.ToView(t), "kind": kind,
-		"submissions": onboarding.ReviewItems(pageOf(rows, pg)), "total": len(rows), "page": pg.Number, "page_size": pg.Size})
+		"submissions": onboarding.ReviewItems(pageOf(rows, pg)), "total": len(rows), "page": pg.Number, "page_size": pg.Size,
+		"missing": missing})
 	return nil
 }
 

@@ -20,6 +20,9 @@ func (fakeApplications) TermHiring(context.Context) (db.Term, error) {
 func (fakeApplications) TermGet(context.Context, uuid.UUID) (db.Term, error) {
 	return db.Term{}, db.ErrNotFound
 }
+func (fakeApplications) TermOfActiveExecRole(context.Context, uuid.UUID) (db.Term, error) {
+	return db.Term{}, db.ErrNotFound
+}
 
 // fakeForms answers the form pages' reads: one hiring term (and the term
 // before it), whether the caller holds an exec role in each, and the
@@ -31,6 +34,23 @@ type fakeForms struct {
 	now              time.Time
 	err              error // from every read
 	noTerm, noPrevTm bool
+	// ownPrev: the caller's active exec role is of the term before (the
+	// President of the active term while the next is being hired for).
+	ownPrev bool
+}
+
+// TermOfActiveExecRole is the term of the caller's active role: the term
+// before with ownPrev, else the hiring term when they hold a role in it.
+func (f fakeForms) TermOfActiveExecRole(context.Context, uuid.UUID) (db.Term, error) {
+	switch {
+	case f.err != nil:
+		return db.Term{}, f.err
+	case f.ownPrev:
+		return f.prev, nil
+	case f.inTerm:
+		return f.term, nil
+	}
+	return db.Term{}, db.ErrNotFound
 }
 
 func (f fakeForms) TermHiring(context.Context) (db.Term, error) {
@@ -94,7 +114,7 @@ func TestFormPagesRedirectWhenClosed(t *testing.T) {
 	open.ReturningOpensAt, open.ReturningClosesAt = at(-time.Hour), at(time.Hour)
 	unscheduled := term
 	unscheduled.OnboardingOpensAt, unscheduled.OnboardingClosesAt = nil, nil
-	prev := db.Term{ID: uuid.New(), Name: "2025-2026"}
+	prev := db.Term{ID: uuid.New(), Name: "2025-2026", OnboardingOpensAt: at(-400 * time.Hour), OnboardingClosesAt: at(-200 * time.Hour)}
 	notice := func(form string, term uuid.UUID) string {
 		return "/?" + url.Values{"notice": {"form-closed"}, "form": {form}, "term": {term.String()}}.Encode()
 	}
@@ -114,6 +134,12 @@ func TestFormPagesRedirectWhenClosed(t *testing.T) {
 		{"ByTermID", fakeForms{term: term, prev: prev, inTerm: true, now: now}, "/onboarding?term_id=" + term.ID.String(),
 			notice("onboarding", term.ID)},
 		{"Open", fakeForms{term: open, prev: prev, inTerm: true, now: now}, "/onboarding", ""},
+		// The President of the active term opens their own term's form,
+		// not the hiring term's (which is not for them).
+		{"OwnTerm", fakeForms{term: open, prev: prev, inPrev: true, ownPrev: true, now: now}, "/onboarding",
+			notice("onboarding", prev.ID)},
+		{"OwnTermReturning", fakeForms{term: term, prev: prev, inPrev: true, ownPrev: true, now: now}, "/onboarding/returning",
+			notice("returning", term.ID)},
 		{"ReturningOpen", fakeForms{term: open, prev: prev, inPrev: true, now: now}, "/onboarding/returning", ""},
 		{"NotAnExec", fakeForms{term: term, prev: prev, now: now}, "/onboarding", ""},
 		{"NotAnExecBefore", fakeForms{term: term, prev: prev, inTerm: true, now: now}, "/onboarding/returning", ""},

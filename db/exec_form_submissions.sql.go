@@ -23,6 +23,104 @@ func (q *Queries) DBNow(ctx context.Context) (time.Time, error) {
 	return now, err
 }
 
+const execFormMissing = `-- name: ExecFormMissing :many
+SELECT DISTINCT ON (lower(coalesce(p.display_name, p.email)), p.id)
+    p.id AS profile_id, p.display_name, p.email, e.position, COALESCE(e.subteam, '')::text AS subteam
+FROM exec_roles e JOIN profiles p ON p.id = e.profile_id
+WHERE e.term_id = $1 AND (e.active OR $2::boolean)
+  AND ($3::text IS NULL OR e.subteam = $3::text)
+  AND NOT EXISTS (
+      SELECT 1 FROM exec_form_submissions s
+      WHERE s.term_id = $4 AND s.profile_id = p.id AND s.kind = $5)
+ORDER BY lower(coalesce(p.display_name, p.email)), p.id, e.active DESC, e.created_at DESC
+`
+
+type ExecFormMissingParams struct {
+	RoleTermID   *uuid.UUID
+	IncludeEnded bool
+	Subteam      *string
+	TermID       uuid.UUID
+	Kind         string
+}
+
+type ExecFormMissingRow struct {
+	ProfileID   uuid.UUID
+	DisplayName *string
+	Email       string
+	Position    string
+	Subteam     string
+}
+
+// The people a kind's form of a term is for (holders of an exec role of
+// role_term_id: active ones for onboarding, ended ones too for returning)
+// who have not submitted it, with that role; a VP passes their subteam, a
+// President NULL.
+func (q *Queries) ExecFormMissing(ctx context.Context, arg ExecFormMissingParams) ([]ExecFormMissingRow, error) {
+	rows, err := q.db.Query(ctx, execFormMissing,
+		arg.RoleTermID,
+		arg.IncludeEnded,
+		arg.Subteam,
+		arg.TermID,
+		arg.Kind,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ExecFormMissingRow{}
+	for rows.Next() {
+		var i ExecFormMissingRow
+		if err := rows.Scan(
+			&i.ProfileID,
+			&i.DisplayName,
+			&i.Email,
+			&i.Position,
+			&i.Subteam,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const execFormOwnOnboarding = `-- name: ExecFormOwnOnboarding :one
+SELECT t.id AS term_id, t.name AS term_name, t.onboarding_opens_at AS opens_at, t.onboarding_closes_at AS closes_at,
+    coalesce(t.onboarding_opens_at <= now() AND now() < t.onboarding_closes_at, false)::boolean AS open,
+    EXISTS (SELECT 1 FROM exec_form_submissions s
+            WHERE s.term_id = t.id AND s.profile_id = e.profile_id AND s.kind = 'onboarding') AS submitted
+FROM exec_roles e JOIN terms t ON t.id = e.term_id
+WHERE e.profile_id = $1 AND e.active
+`
+
+type ExecFormOwnOnboardingRow struct {
+	TermID    uuid.UUID
+	TermName  string
+	OpensAt   *time.Time
+	ClosesAt  *time.Time
+	Open      bool
+	Submitted bool
+}
+
+// The onboarding form of the term of a person's active exec role: its
+// window, whether it is open now and whether they have submitted it.
+func (q *Queries) ExecFormOwnOnboarding(ctx context.Context, profileID uuid.UUID) (ExecFormOwnOnboardingRow, error) {
+	row := q.db.QueryRow(ctx, execFormOwnOnboarding, profileID)
+	var i ExecFormOwnOnboardingRow
+	err := row.Scan(
+		&i.TermID,
+		&i.TermName,
+		&i.OpensAt,
+		&i.ClosesAt,
+		&i.Open,
+		&i.Submitted,
+	)
+	return i, err
+}
+
 const execFormRecipients = `-- name: ExecFormRecipients :many
 SELECT DISTINCT p.id, p.email, COALESCE(p.display_name, '')::text AS name
 FROM exec_roles e JOIN profiles p ON p.id = e.profile_id

@@ -15,7 +15,7 @@ const hiringFinalizationClaim = `-- name: HiringFinalizationClaim :one
 INSERT INTO hiring_finalizations (term_id, workflow_id, all_hands_url, requested_by)
 VALUES ($1, $2, $3, $4)
 ON CONFLICT (term_id) DO UPDATE SET term_id = EXCLUDED.term_id
-RETURNING term_id, workflow_id, all_hands_url, requested_by, requested_at, finalized_at, promoted, demoted, welcomed
+RETURNING term_id, workflow_id, all_hands_url, requested_by, requested_at, finalized_at, promoted, demoted, welcomed, run_id, step, hires, previous
 `
 
 type HiringFinalizationClaimParams struct {
@@ -44,12 +44,33 @@ func (q *Queries) HiringFinalizationClaim(ctx context.Context, arg HiringFinaliz
 		&i.Promoted,
 		&i.Demoted,
 		&i.Welcomed,
+		&i.RunID,
+		&i.Step,
+		&i.Hires,
+		&i.Previous,
 	)
 	return i, err
 }
 
+const hiringFinalizationCountPromoted = `-- name: HiringFinalizationCountPromoted :exec
+UPDATE hiring_finalizations f SET promoted = (
+    SELECT count(DISTINCT a.profile_id)::integer
+    FROM selections s
+    JOIN applications a ON a.id = s.application_id
+    JOIN exec_roles e ON e.profile_id = a.profile_id AND e.term_id = s.term_id AND e.active
+    WHERE s.term_id = f.term_id AND s.status = 'accepted_offer')
+WHERE f.term_id = $1 AND f.finalized_at IS NULL
+`
+
+// Counts the term's hires who hold their exec role of the term now: the
+// hires promoted so far.
+func (q *Queries) HiringFinalizationCountPromoted(ctx context.Context, termID uuid.UUID) error {
+	_, err := q.db.Exec(ctx, hiringFinalizationCountPromoted, termID)
+	return err
+}
+
 const hiringFinalizationGet = `-- name: HiringFinalizationGet :one
-SELECT term_id, workflow_id, all_hands_url, requested_by, requested_at, finalized_at, promoted, demoted, welcomed FROM hiring_finalizations WHERE term_id = $1
+SELECT term_id, workflow_id, all_hands_url, requested_by, requested_at, finalized_at, promoted, demoted, welcomed, run_id, step, hires, previous FROM hiring_finalizations WHERE term_id = $1
 `
 
 func (q *Queries) HiringFinalizationGet(ctx context.Context, termID uuid.UUID) (HiringFinalization, error) {
@@ -65,13 +86,35 @@ func (q *Queries) HiringFinalizationGet(ctx context.Context, termID uuid.UUID) (
 		&i.Promoted,
 		&i.Demoted,
 		&i.Welcomed,
+		&i.RunID,
+		&i.Step,
+		&i.Hires,
+		&i.Previous,
 	)
 	return i, err
 }
 
+const hiringFinalizationPlanned = `-- name: HiringFinalizationPlanned :exec
+UPDATE hiring_finalizations SET hires = $1, previous = $2, promoted = 0
+WHERE term_id = $3 AND finalized_at IS NULL
+`
+
+type HiringFinalizationPlannedParams struct {
+	Hires    *int32
+	Previous *int32
+	TermID   uuid.UUID
+}
+
+// Keeps the size of a finalization's plan, and nobody promoted yet.
+func (q *Queries) HiringFinalizationPlanned(ctx context.Context, arg HiringFinalizationPlannedParams) error {
+	_, err := q.db.Exec(ctx, hiringFinalizationPlanned, arg.Hires, arg.Previous, arg.TermID)
+	return err
+}
+
 const hiringFinalizationRecord = `-- name: HiringFinalizationRecord :exec
 UPDATE hiring_finalizations
-SET finalized_at = now(), promoted = $1, demoted = $2, welcomed = $3
+SET finalized_at = now(), step = 'done', promoted = $1, demoted = $2, welcomed = $3,
+    hires = coalesce(hires, $1), previous = coalesce(previous, $2)
 WHERE term_id = $4 AND finalized_at IS NULL
 `
 
@@ -90,5 +133,23 @@ func (q *Queries) HiringFinalizationRecord(ctx context.Context, arg HiringFinali
 		arg.Welcomed,
 		arg.TermID,
 	)
+	return err
+}
+
+const hiringFinalizationStep = `-- name: HiringFinalizationStep :exec
+UPDATE hiring_finalizations SET step = $1, run_id = coalesce($2, run_id)
+WHERE term_id = $3 AND finalized_at IS NULL
+`
+
+type HiringFinalizationStepParams struct {
+	Step   *string
+	RunID  *string
+	TermID uuid.UUID
+}
+
+// Marks the step a finalization's run is at (and which run), until its
+// outcome is recorded.
+func (q *Queries) HiringFinalizationStep(ctx context.Context, arg HiringFinalizationStepParams) error {
+	_, err := q.db.Exec(ctx, hiringFinalizationStep, arg.Step, arg.RunID, arg.TermID)
 	return err
 }

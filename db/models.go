@@ -230,6 +230,10 @@ type HiringFinalization struct {
 	Promoted    *int32
 	Demoted     *int32
 	Welcomed    *int32
+	RunID       *string
+	Step        *string
+	Hires       *int32
+	Previous    *int32
 }
 
 type IdempotencyKey struct {

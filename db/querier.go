@@ -250,6 +250,14 @@ type Querier interface {
 	// Retention: up to max_rows settled (sent or failed) emails recorded
 	// before @before lose their address, subject and bodies.
 	EmailsPurgeOlderThan(ctx context.Context, arg EmailsPurgeOlderThanParams) (int64, error)
+	// The people a kind's form of a term is for (holders of an exec role of
+	// role_term_id: active ones for onboarding, ended ones too for returning)
+	// who have not submitted it, with that role; a VP passes their subteam, a
+	// President NULL.
+	ExecFormMissing(ctx context.Context, arg ExecFormMissingParams) ([]ExecFormMissingRow, error)
+	// The onboarding form of the term of a person's active exec role: its
+	// window, whether it is open now and whether they have submitted it.
+	ExecFormOwnOnboarding(ctx context.Context, profileID uuid.UUID) (ExecFormOwnOnboardingRow, error)
 	// The people a form is for: holders of an exec role of role_term_id (active
 	// ones only unless include_ended), without a submission of the kind for the
 	// term when only_missing.
@@ -369,9 +377,17 @@ type Querier interface {
 	HackathonWindowCounts(ctx context.Context, hackathonID uuid.UUID) (HackathonWindowCountsRow, error)
 	// The first finalize request of a term wins; a repeat gets the stored row.
 	HiringFinalizationClaim(ctx context.Context, arg HiringFinalizationClaimParams) (HiringFinalization, error)
+	// Counts the term's hires who hold their exec role of the term now: the
+	// hires promoted so far.
+	HiringFinalizationCountPromoted(ctx context.Context, termID uuid.UUID) error
 	HiringFinalizationGet(ctx context.Context, termID uuid.UUID) (HiringFinalization, error)
+	// Keeps the size of a finalization's plan, and nobody promoted yet.
+	HiringFinalizationPlanned(ctx context.Context, arg HiringFinalizationPlannedParams) error
 	// Records the outcome once; a retry keeps the first.
 	HiringFinalizationRecord(ctx context.Context, arg HiringFinalizationRecordParams) error
+	// Marks the step a finalization's run is at (and which run), until its
+	// outcome is recorded.
+	HiringFinalizationStep(ctx context.Context, arg HiringFinalizationStepParams) error
 	// Claims a key for a request in its transaction. A concurrent request with
 	// the same key waits here until the first commits or rolls back; 0 rows
 	// means the key was already used (read it with IdempotencyKeyGet).
@@ -625,6 +641,8 @@ type Querier interface {
 	RsvpWaitlistHead(ctx context.Context, arg RsvpWaitlistHeadParams) ([]uuid.UUID, error)
 	// The term's hires: each accepted offer with its person and position.
 	SelectionAccepted(ctx context.Context, termID uuid.UUID) ([]SelectionAcceptedRow, error)
+	// The title of the position a person accepted an offer of in a term.
+	SelectionAcceptedTitle(ctx context.Context, arg SelectionAcceptedTitleParams) (string, error)
 	SelectionEventInsert(ctx context.Context, arg SelectionEventInsertParams) error
 	SelectionEvents(ctx context.Context, selectionID uuid.UUID) ([]SelectionEvent, error)
 	// Every selection of a term with its applicant, for the President's board
@@ -678,14 +696,25 @@ type Querier interface {
 	TermGetByName(ctx context.Context, name string) (Term, error)
 	// The hiring term: the one that starts last.
 	TermHiring(ctx context.Context) (Term, error)
+	// Every term, the hiring term first (TermHiring's order), with what the
+	// hiring pages show of it: its positions and their selections in a
+	// subteam (NULL: every subteam), and its exec form submissions.
+	TermHiringChoices(ctx context.Context, subteam *string) ([]TermHiringChoicesRow, error)
 	TermInsert(ctx context.Context, arg TermInsertParams) (Term, error)
 	TermList(ctx context.Context) ([]Term, error)
 	// Terms with a form window that has yet to close: each should have a
 	// running TermWindow workflow (the term reconciler restarts a missing one).
 	TermListFutureWindows(ctx context.Context, now time.Time) ([]Term, error)
 	TermLock(ctx context.Context, id uuid.UUID) (Term, error)
+	// The term of a person's active exec role (none without one, or when the
+	// role names no term).
+	TermOfActiveExecRole(ctx context.Context, profileID uuid.UUID) (Term, error)
 	// The term before this one: the latest that starts earlier.
 	TermPrevious(ctx context.Context, id uuid.UUID) (Term, error)
+	// The terms whose returning-exec form is for a person: each term whose
+	// previous term (TermPrevious) is one they held an exec role of, latest
+	// start first.
+	TermReturningFor(ctx context.Context, profileID uuid.UUID) ([]Term, error)
 	TermSetActive(ctx context.Context, id uuid.UUID) error
 	TermUpdate(ctx context.Context, arg TermUpdateParams) (Term, error)
 	TermWindowCloseGet(ctx context.Context, arg TermWindowCloseGetParams) (TermWindowClosing, error)

@@ -67,6 +67,27 @@ func (q *Queries) SelectionAccepted(ctx context.Context, termID uuid.UUID) ([]Se
 	return items, nil
 }
 
+const selectionAcceptedTitle = `-- name: SelectionAcceptedTitle :one
+SELECT p.title FROM selections s
+JOIN positions p ON p.id = s.position_id
+JOIN applications a ON a.id = s.application_id
+WHERE s.term_id = $1 AND a.profile_id = $2 AND s.status = 'accepted_offer'
+ORDER BY s.updated_at DESC LIMIT 1
+`
+
+type SelectionAcceptedTitleParams struct {
+	TermID    uuid.UUID
+	ProfileID uuid.UUID
+}
+
+// The title of the position a person accepted an offer of in a term.
+func (q *Queries) SelectionAcceptedTitle(ctx context.Context, arg SelectionAcceptedTitleParams) (string, error) {
+	row := q.db.QueryRow(ctx, selectionAcceptedTitle, arg.TermID, arg.ProfileID)
+	var title string
+	err := row.Scan(&title)
+	return title, err
+}
+
 const selectionEventInsert = `-- name: SelectionEventInsert :exec
 INSERT INTO selection_events (selection_id, actor_id, from_status, to_status)
 VALUES ($1, $2, $3, $4)
@@ -287,7 +308,7 @@ const selectionReviewList = `-- name: SelectionReviewList :many
 SELECT s.id, s.application_id, s.status, s.updated_at,
        p.id AS position_id, p.title AS position_title, p.subteam AS position_subteam,
        a.profile_id, pr.display_name, pr.email,
-       a.q1_answer, a.q2_answer,
+       a.q1_answer, a.q2_answer, a.resume_key, a.resume_name,
        count(*) OVER () AS total
 FROM selections s
 JOIN positions p ON p.id = s.position_id
@@ -326,6 +347,8 @@ type SelectionReviewListRow struct {
 	Email           string
 	Q1Answer        *string
 	Q2Answer        *string
+	ResumeKey       *string
+	ResumeName      *string
 	Total           int64
 }
 
@@ -363,6 +386,8 @@ func (q *Queries) SelectionReviewList(ctx context.Context, arg SelectionReviewLi
 			&i.Email,
 			&i.Q1Answer,
 			&i.Q2Answer,
+			&i.ResumeKey,
+			&i.ResumeName,
 			&i.Total,
 		); err != nil {
 			return nil, err

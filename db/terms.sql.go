@@ -115,6 +115,63 @@ func (q *Queries) TermHiring(ctx context.Context) (Term, error) {
 	return i, err
 }
 
+const termHiringChoices = `-- name: TermHiringChoices :many
+SELECT t.id, t.name, t.starts_on, t.ends_on, t.active,
+    (SELECT count(*) FROM positions p
+     WHERE p.term_id = t.id AND ($1::text IS NULL OR p.subteam = $1::text))::integer AS positions,
+    (SELECT count(*) FROM selections s JOIN positions p ON p.id = s.position_id
+     WHERE s.term_id = t.id AND ($1::text IS NULL OR p.subteam = $1::text))::integer AS selections,
+    (SELECT count(*) FROM exec_form_submissions f WHERE f.term_id = t.id AND f.kind = 'onboarding')::integer AS onboarding,
+    (SELECT count(*) FROM exec_form_submissions f WHERE f.term_id = t.id AND f.kind = 'returning')::integer AS returning
+FROM terms t
+ORDER BY t.starts_on DESC, t.created_at DESC
+`
+
+type TermHiringChoicesRow struct {
+	ID         uuid.UUID
+	Name       string
+	StartsOn   time.Time
+	EndsOn     time.Time
+	Active     bool
+	Positions  int32
+	Selections int32
+	Onboarding int32
+	Returning  int32
+}
+
+// Every term, the hiring term first (TermHiring's order), with what the
+// hiring pages show of it: its positions and their selections in a
+// subteam (NULL: every subteam), and its exec form submissions.
+func (q *Queries) TermHiringChoices(ctx context.Context, subteam *string) ([]TermHiringChoicesRow, error) {
+	rows, err := q.db.Query(ctx, termHiringChoices, subteam)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []TermHiringChoicesRow{}
+	for rows.Next() {
+		var i TermHiringChoicesRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.StartsOn,
+			&i.EndsOn,
+			&i.Active,
+			&i.Positions,
+			&i.Selections,
+			&i.Onboarding,
+			&i.Returning,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const termInsert = `-- name: TermInsert :one
 INSERT INTO terms (name, starts_on, ends_on, onboarding_opens_at, onboarding_closes_at,
                    returning_opens_at, returning_closes_at)
@@ -259,6 +316,32 @@ func (q *Queries) TermLock(ctx context.Context, id uuid.UUID) (Term, error) {
 	return i, err
 }
 
+const termOfActiveExecRole = `-- name: TermOfActiveExecRole :one
+SELECT id, name, starts_on, ends_on, created_at, onboarding_opens_at, onboarding_closes_at, returning_opens_at, returning_closes_at, active, updated_at FROM terms
+WHERE id = (SELECT e.term_id FROM exec_roles e WHERE e.profile_id = $1 AND e.active)
+`
+
+// The term of a person's active exec role (none without one, or when the
+// role names no term).
+func (q *Queries) TermOfActiveExecRole(ctx context.Context, profileID uuid.UUID) (Term, error) {
+	row := q.db.QueryRow(ctx, termOfActiveExecRole, profileID)
+	var i Term
+	err := row.Scan(
+		&i.ID,
+		&i.Name,
+		&i.StartsOn,
+		&i.EndsOn,
+		&i.CreatedAt,
+		&i.OnboardingOpensAt,
+		&i.OnboardingClosesAt,
+		&i.ReturningOpensAt,
+		&i.ReturningClosesAt,
+		&i.Active,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const termPrevious = `-- name: TermPrevious :one
 SELECT id, name, starts_on, ends_on, created_at, onboarding_opens_at, onboarding_closes_at, returning_opens_at, returning_closes_at, active, updated_at FROM terms
 WHERE starts_on < (SELECT t.starts_on FROM terms t WHERE t.id = $1)
@@ -283,6 +366,51 @@ func (q *Queries) TermPrevious(ctx context.Context, id uuid.UUID) (Term, error) 
 		&i.UpdatedAt,
 	)
 	return i, err
+}
+
+const termReturningFor = `-- name: TermReturningFor :many
+SELECT n.id, n.name, n.starts_on, n.ends_on, n.created_at, n.onboarding_opens_at, n.onboarding_closes_at, n.returning_opens_at, n.returning_closes_at, n.active, n.updated_at FROM terms n
+WHERE EXISTS (
+    SELECT 1 FROM exec_roles e
+    WHERE e.profile_id = $1 AND e.term_id = (
+        SELECT p.id FROM terms p WHERE p.starts_on < n.starts_on
+        ORDER BY p.starts_on DESC, p.created_at DESC LIMIT 1))
+ORDER BY n.starts_on DESC, n.created_at DESC
+`
+
+// The terms whose returning-exec form is for a person: each term whose
+// previous term (TermPrevious) is one they held an exec role of, latest
+// start first.
+func (q *Queries) TermReturningFor(ctx context.Context, profileID uuid.UUID) ([]Term, error) {
+	rows, err := q.db.Query(ctx, termReturningFor, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Term{}
+	for rows.Next() {
+		var i Term
+		if err := rows.Scan(
+			&i.ID,
+			&i.Name,
+			&i.StartsOn,
+			&i.EndsOn,
+			&i.CreatedAt,
+			&i.OnboardingOpensAt,
+			&i.OnboardingClosesAt,
+			&i.ReturningOpensAt,
+			&i.ReturningClosesAt,
+			&i.Active,
+			&i.UpdatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const termSetActive = `-- name: TermSetActive :exec

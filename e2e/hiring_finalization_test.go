@@ -60,10 +60,14 @@ func allowedOn(t *testing.T, c *client, sel uuid.UUID) []string {
 }
 
 // TestHiringFinalizationStatus follows a term's finalization through GET
+// /api/hiring-finalizations/{term_id} and the President-only
 // /api/applications/hiring/finalization: none before the finalize request,
-// running with empty progress while only queued, completed with the run's
-// result and its Temporal UI link after; the board's allowed_statuses
-// follow the status machine; Temporal out of reach is a 503.
+// running with empty progress while only queued, the steps as the run
+// marks them, completed with the recorded result and its Temporal UI link
+// after, still readable by the President it demoted and by nobody else
+// who did not request it; the board's allowed_statuses follow the status
+// machine; Temporal out of reach is a 503 for a run not recorded, none for
+// a completed one.
 func TestHiringFinalizationStatus(t *testing.T) {
 	t.Parallel()
 	a, anon := newApp(t)
@@ -119,19 +123,37 @@ func TestHiringFinalizationStatus(t *testing.T) {
 		t.Fatalf("queued: %+v", view)
 	}
 
-	// Finalized: running, then completed with the run's result. The
-	// President demotes themselves (their role was the old term's): a
-	// superadmin follows it.
+	// GET /api/hiring-finalizations/{term_id}: a President reads any
+	// term's (none before it is finalized); nobody else reads one they did
+	// not request.
+	byTerm := func(term uuid.UUID) string { return "/api/hiring-finalizations/" + term.String() }
+	pres.expect(http.StatusOK, "GET", byTerm(newTerm), nil).JSON(t, &view)
+	if view.Status != "none" {
+		t.Fatalf("by term before finalizing: %+v", view)
+	}
+	vp.expect(http.StatusForbidden, "GET", byTerm(newTerm), nil)
+	vp.expect(http.StatusForbidden, "GET", byTerm(oldTerm), nil)
+	anon.expect(http.StatusUnauthorized, "GET", byTerm(newTerm), nil)
+	pres.expect(http.StatusBadRequest, "GET", "/api/hiring-finalizations/nope", nil)
+	pres.expect(http.StatusNotFound, "GET", byTerm(uuid.New()), nil)
+
+	// Finalized: running, then completed with the result recorded on its
+	// row. The President demotes themselves (their role was the old
+	// term's) and, a member now, still follows it: they requested it.
 	var fin struct {
 		WorkflowID string `json:"workflow_id"`
 	}
 	pres.expect(http.StatusAccepted, "POST", "/api/applications/hiring/finalize",
 		map[string]any{"term_id": newTerm, "all_hands_url": "https://cal.example.com/all-hands"}).JSON(t, &fin)
+	steps := map[string]bool{}
 	testenv.Eventually(t, 60*time.Second, func() (bool, string) {
 		view = hiringFinalizationView{}
-		super.expect(http.StatusOK, "GET", path, nil).JSON(t, &view)
+		pres.expect(http.StatusOK, "GET", byTerm(newTerm), nil).JSON(t, &view)
 		if view.Status != "running" && view.Status != "completed" {
 			t.Fatalf("after finalizing: %+v", view)
+		}
+		if view.Progress != nil && view.Progress.Step != nil {
+			steps[*view.Progress.Step] = true
 		}
 		return view.Status == "completed", "the finalization to complete: " + view.Status
 	})
@@ -139,6 +161,27 @@ func TestHiringFinalizationStatus(t *testing.T) {
 	if view.WorkflowID == nil || *view.WorkflowID != fin.WorkflowID || p == nil || p.Step == nil || *p.Step != "done" ||
 		p.Promoted != 1 || p.Hires != 1 || p.Previous != 2 || p.Welcomed != 1 {
 		t.Fatalf("completed: %+v %+v", view, p)
+	}
+	for step := range steps {
+		if !slices.Contains([]string{"load", "promote", "demote", "welcome", "record", "done"}, step) {
+			t.Errorf("the finalization showed the step %q", step)
+		}
+	}
+	var prof struct {
+		Role     string `json:"role"`
+		ExecRole any    `json:"exec_role"`
+	}
+	pres.expect(http.StatusOK, "GET", "/api/profile", nil).JSON(t, &prof)
+	if prof.ExecRole != nil {
+		t.Errorf("the President who finalized still holds %+v", prof.ExecRole)
+	}
+	pres.expect(http.StatusForbidden, "GET", path, nil) // a member now
+	vp.expect(http.StatusForbidden, "GET", byTerm(newTerm), nil)
+	var viaPath hiringFinalizationView
+	super.expect(http.StatusOK, "GET", path, nil).JSON(t, &viaPath)
+	if viaPath.Status != "completed" || viaPath.Progress == nil || viaPath.Progress.Promoted != p.Promoted ||
+		viaPath.Progress.Previous != p.Previous || viaPath.Progress.Welcomed != p.Welcomed {
+		t.Errorf("the President-only route answers %+v %+v", viaPath, viaPath.Progress)
 	}
 	desc, err := a.Temporal.DescribeWorkflowExecution(ctx, fin.WorkflowID, "")
 	if err != nil {
@@ -159,9 +202,14 @@ func TestHiringFinalizationStatus(t *testing.T) {
 	down := httptest.NewServer(api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: dead, Logger: testenv.Logger(t)}))
 	t.Cleanup(down.Close)
 	cut := &client{t: t, base: down.URL, token: super.token}
-	r := cut.expect(http.StatusServiceUnavailable, "GET", path, nil)
+	r := cut.expect(http.StatusServiceUnavailable, "GET", path+"?term_id="+oldTerm.String(), nil)
 	if e, _ := errorOf(t, r); e != "Service unavailable" || r.Header.Get("Retry-After") == "" {
 		t.Errorf("Temporal down: %s %v", r.Body, r.Header)
+	}
+	// A completed finalization is read from its row: no Temporal needed.
+	cut.expect(http.StatusOK, "GET", byTerm(newTerm), nil).JSON(t, &view)
+	if view.Status != "completed" || view.Progress == nil || view.Progress.Promoted != 1 || view.RunURL == nil || *view.RunURL != want {
+		t.Errorf("completed, Temporal down: %+v", view)
 	}
 	// A term with no finalization to follow needs no Temporal.
 	later := hiringTermVia(t, super, "2027-2028", "2027-09-01", "2028-08-31", false)

@@ -379,7 +379,8 @@ func TestWebApply(t *testing.T) {
 		testenv.Eventually(t, 30*time.Second, func() (bool, string) { return webOwnerAppOf(t, api).TeamMembers == wantTeam, "the team to be saved" })
 		f.next()
 
-		// League Requirements.
+		// League Requirements: the code of conduct it asks to accept is linked.
+		p.WaitFor("link", "Read the code of conduct (opens in a new tab)")
 		p.Check("I agree to the code of conduct")
 		p.Check("I authorize sharing my information")
 		if p.Checked("Send me marketing emails (optional)") {

@@ -6,12 +6,14 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"hackdesk/app"
 	"hackdesk/dev/testenv"
 	"hackdesk/dev/testenv/browser"
+	"hackdesk/internal/feature/broadcast"
 )
 
 // webBroadcastApp starts an App for the browser tests (see webApp) whose
@@ -91,6 +93,18 @@ func TestWebBroadcasts(t *testing.T) {
 		p.WaitText("This broadcast would go to 3 people.")
 		p.Axe()
 		shot("counted")
+
+		// The email as recipients get it, and a test to the sender first.
+		p.Click("button", "Preview the email")
+		p.WaitFor("heading", "The email as recipients get it")
+		p.WaitText("Subject: " + subject)
+		p.Axe()
+		shot("preview")
+		p.Click("button", "Send me a test")
+		p.WaitText("A test email is on its way to " + root + ".")
+		if got := sentEmail(t, a, root, broadcast.EmailKind); !strings.Contains(got.Subject, subject) {
+			t.Errorf("the test email's subject is %q", got.Subject)
+		}
 
 		p.Click("button", "Send broadcast")
 		dlg := p.Within("dialog", "Send this broadcast?")

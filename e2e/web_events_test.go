@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"hackdesk/dev/testenv/browser"
+	"hackdesk/internal/platform/config"
 )
 
 // /events joins the active term with "Join for <term>" and shows the
@@ -14,7 +15,8 @@ import (
 func TestWebEvents(t *testing.T) {
 	t.Parallel()
 	browserTurn(t)
-	a, anon, site := webApp(t)
+	const shop = "https://shop.example.com/club-membership"
+	a, anon, site := webAppWith(t, func(c *config.Config) { c.ShopURL = shop })
 	super, _ := decAccount(t, a, anon, "super@x.test", "superadmin")
 	exec, _ := decAccount(t, a, anon, "exec@x.test", "admin")
 	const term = "2026-2027"
@@ -46,7 +48,12 @@ func TestWebEvents(t *testing.T) {
 		if p.HasText("The QR code could not be loaded.") {
 			t.Fatal("the page could not load the QR image")
 		}
+		// The campus shop is the other way to pay.
+		p.WaitFor("heading", "Or pay at the campus shop")
+		p.WaitText("Your membership turns paid by itself when the shop’s receipt reaches us")
+		p.WaitFor("link", "Buy the membership at the campus shop (opens in a new tab)")
 		p.Axe()
+		webShot(p, "events", "unpaid", vp)
 
 		var joined membershipAnswer
 		api.expect(http.StatusOK, "GET", "/api/membership", nil).JSON(t, &joined)

@@ -171,3 +171,59 @@ func TestWebHiring(t *testing.T) {
 		v.WaitURL("/")
 	})
 }
+
+// The President of the outgoing term finalizes: the dialog warns them
+// that they will be a member when it finishes, and the page follows the
+// finalization to its end although it ends their role (the result is
+// theirs to read: they requested it), says they are a member now and
+// offers no status control any more. axe-core finds nothing on each state.
+func TestWebHiringFinalizeDemotesPresident(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
+	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
+		a, anon, site := webApp(t)
+		super, _ := decAccount(t, a, anon, "super@x.test", "superadmin")
+		oldTerm := hiringTermVia(t, super, "2025-2026", "2025-09-01", "2026-08-31", true)
+		newTerm := hiringTermVia(t, super, "2026-2027", "2026-09-01", "2027-08-31", false)
+		presEmail := "pres+" + vp.Name + "@x.test"
+		presID := account(t, a, presEmail, "Olga Outgoing", "admin")
+		testenv.ExecRole(t, a.Store, presID, testenv.ExecRoleOpts{Position: "President", Subteam: "Board", Term: &oldTerm})
+		pres := as(t, a, anon, presID)
+		dev := hiringPosition(t, pres, newTerm, "Developer", "Tech", "exec")
+		ann := applyFor(t, a, anon, account(t, a, "ann+"+vp.Name+"@x.test", "Ann Applicant", "member"), dev)[dev]
+		for _, s := range []string{"wanted", "offer_sent", "accepted_offer"} {
+			pres.expect(http.StatusOK, "PATCH", "/api/applications/hiring/selections/"+ann.String(), map[string]any{"status": s})
+		}
+
+		p := browser.Open(t, site, vp)
+		shot := func(name string) {
+			if dir := os.Getenv("WEB_SHOTS"); dir != "" {
+				p.Screenshot(filepath.Join(dir, "hiring-demoted-"+name+"-"+vp.Name+".png"))
+			}
+		}
+		webSignIn(t, p, presEmail, "password-"+presEmail, "/")
+		p.Visit("/admin/applications/hiring")
+		p.WaitFor("heading", "Applicants")
+		p.WaitText("2026-2027")
+		p.Click("button", "Finalize")
+		d := p.Within("dialog", "Finalize the new team")
+		d.WaitText("You will become a member when this finishes")
+		d.WaitText("Olga Outgoing")
+		p.Axe()
+		shot("dialog")
+		d.Fill("All-hands scheduling link", "https://cal.example.com/all-hands")
+		d.Click("button", "Finalize hiring")
+		p.WaitFor("heading", "Finalization")
+		p.WaitText("1 promoted, 1 demoted, 1 welcome email sent.")
+		p.WaitText("You are a member now")
+		p.WaitText("Finalized: no more changes")
+		if p.Exists("button", "Save status for Ann Applicant, Developer") {
+			t.Error("the status control is still offered after finalizing")
+		}
+		if p.Exists("button", "Finalize") {
+			t.Error("the Finalize button is offered after finalizing")
+		}
+		p.Axe()
+		shot("completed")
+	})
+}

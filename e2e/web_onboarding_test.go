@@ -113,6 +113,9 @@ func TestWebOnboarding(t *testing.T) {
 		if got := p.Value("Email"); got != email {
 			t.Errorf("the email starts as %q, want the profile's %q", got, email)
 		}
+		if got := p.Value("Role"); got != "VP" {
+			t.Errorf("the form's role starts as %q, not the exec's own position, VP", got)
+		}
 		p.Axe()
 		webShot(p, "onboarding", "new", vp)
 
@@ -263,6 +266,9 @@ func TestWebOnboardingReview(t *testing.T) {
 	vpc.uploadHeadshot("/api/onboarding/headshot", vpShot, "true")
 	web.uploadHeadshot("/api/onboarding/headshot", webShotBytes, "true")
 	const caption = "Onboarding submissions for 2026-2027"
+	// An exec who has not sent the form: listed under "Not sent yet".
+	ninaID := account(t, a, "nina@x.test", "Nina Newcomer", "admin")
+	testenv.ExecRole(t, a.Store, ninaID, testenv.ExecRoleOpts{Position: "Exec", Subteam: "web", Term: &term})
 
 	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
 		p := browser.Open(t, site, vp)
@@ -273,6 +279,8 @@ func TestWebOnboardingReview(t *testing.T) {
 			t.Errorf("the h1 is %q", got)
 		}
 		p.WaitText("You see every subteam’s submissions.")
+		p.WaitFor("heading", "Not sent yet")
+		p.WaitText("Nina Newcomer")
 		rows := p.Table(caption)
 		if len(rows) != 4 || rows[1][0] != "Pat President" || rows[2][0] != "Wes Web" || rows[3][0] != "Zoë Ñandú" {
 			t.Fatalf("the President's table shows %q", rows)

@@ -85,6 +85,13 @@ func TestWebTerms(t *testing.T) {
 		p.Click("button", "Create term")
 		p.WaitFor("heading", "Fall 2026")
 		p.WaitGone("heading", "Create a term")
+		// The windows are the execs' and the hiring term is marked.
+		p.WaitText("New execs’ onboarding window")
+		p.WaitText("Returning execs’ window")
+		p.WaitText("Hiring term")
+		if p.HasText("Returning members") || p.HasText("new members") {
+			t.Error("/admin/terms still names the windows as members'")
+		}
 		p.Axe()
 		peopleShot(p, "terms", "list")
 		terms := termsPageList(t, root)

@@ -7,6 +7,7 @@ import (
 	"hackdesk/app"
 	"hackdesk/dev/testenv"
 	"hackdesk/dev/testenv/browser"
+	"hackdesk/internal/platform/config"
 )
 
 // browserMu lets one browser test run at a time. Chromium gives each Page a
@@ -30,6 +31,16 @@ func webApp(t *testing.T) (*app.App, *client, browser.Site) {
 	t.Helper()
 	browser.Available(t)
 	cfg := testenv.Config(t)
+	a := testenv.App(t, cfg)
+	return a, &client{t: t, base: a.URL()}, browser.Site{URL: cfg.PublicURL, Addr: a.Addr()}
+}
+
+// webAppWith is webApp with its configuration changed by change first.
+func webAppWith(t *testing.T, change func(*config.Config)) (*app.App, *client, browser.Site) {
+	t.Helper()
+	browser.Available(t)
+	cfg := testenv.Config(t)
+	change(&cfg)
 	a := testenv.App(t, cfg)
 	return a, &client{t: t, base: a.URL()}, browser.Site{URL: cfg.PublicURL, Addr: a.Addr()}
 }

@@ -70,3 +70,27 @@ LIMIT @max_rows;
 
 -- name: ExecFormSubmissionsDelete :execrows
 DELETE FROM exec_form_submissions WHERE id = ANY(@ids::uuid[]);
+-- name: ExecFormMissing :many
+-- The people a kind's form of a term is for (holders of an exec role of
+-- role_term_id: active ones for onboarding, ended ones too for returning)
+-- who have not submitted it, with that role; a VP passes their subteam, a
+-- President NULL.
+SELECT DISTINCT ON (lower(coalesce(p.display_name, p.email)), p.id)
+    p.id AS profile_id, p.display_name, p.email, e.position, COALESCE(e.subteam, '')::text AS subteam
+FROM exec_roles e JOIN profiles p ON p.id = e.profile_id
+WHERE e.term_id = @role_term_id AND (e.active OR @include_ended::boolean)
+  AND (sqlc.narg(subteam)::text IS NULL OR e.subteam = sqlc.narg(subteam)::text)
+  AND NOT EXISTS (
+      SELECT 1 FROM exec_form_submissions s
+      WHERE s.term_id = @term_id AND s.profile_id = p.id AND s.kind = @kind)
+ORDER BY lower(coalesce(p.display_name, p.email)), p.id, e.active DESC, e.created_at DESC;
+
+-- name: ExecFormOwnOnboarding :one
+-- The onboarding form of the term of a person's active exec role: its
+-- window, whether it is open now and whether they have submitted it.
+SELECT t.id AS term_id, t.name AS term_name, t.onboarding_opens_at AS opens_at, t.onboarding_closes_at AS closes_at,
+    coalesce(t.onboarding_opens_at <= now() AND now() < t.onboarding_closes_at, false)::boolean AS open,
+    EXISTS (SELECT 1 FROM exec_form_submissions s
+            WHERE s.term_id = t.id AND s.profile_id = e.profile_id AND s.kind = 'onboarding') AS submitted
+FROM exec_roles e JOIN terms t ON t.id = e.term_id
+WHERE e.profile_id = @profile_id AND e.active;

@@ -42,7 +42,7 @@ SELECT * FROM selection_events WHERE selection_id = $1 ORDER BY id;
 SELECT s.id, s.application_id, s.status, s.updated_at,
        p.id AS position_id, p.title AS position_title, p.subteam AS position_subteam,
        a.profile_id, pr.display_name, pr.email,
-       a.q1_answer, a.q2_answer,
+       a.q1_answer, a.q2_answer, a.resume_key, a.resume_name,
        count(*) OVER () AS total
 FROM selections s
 JOIN positions p ON p.id = s.position_id
@@ -97,3 +97,11 @@ WHERE e.active
       SELECT 1 FROM selections s JOIN applications a ON a.id = s.application_id
       WHERE s.term_id = @term_id::uuid AND s.status = 'accepted_offer' AND a.profile_id = e.profile_id)
 ORDER BY lower(coalesce(pr.display_name, pr.email)), e.profile_id;
+
+-- name: SelectionAcceptedTitle :one
+-- The title of the position a person accepted an offer of in a term.
+SELECT p.title FROM selections s
+JOIN positions p ON p.id = s.position_id
+JOIN applications a ON a.id = s.application_id
+WHERE s.term_id = @term_id AND a.profile_id = @profile_id AND s.status = 'accepted_offer'
+ORDER BY s.updated_at DESC LIMIT 1;

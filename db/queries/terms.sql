@@ -52,3 +52,35 @@ ORDER BY starts_on DESC, created_at DESC LIMIT 1;
 SELECT * FROM terms
 WHERE onboarding_closes_at > @now::timestamptz OR returning_closes_at > @now::timestamptz
 ORDER BY created_at, id;
+
+-- name: TermHiringChoices :many
+-- Every term, the hiring term first (TermHiring's order), with what the
+-- hiring pages show of it: its positions and their selections in a
+-- subteam (NULL: every subteam), and its exec form submissions.
+SELECT t.id, t.name, t.starts_on, t.ends_on, t.active,
+    (SELECT count(*) FROM positions p
+     WHERE p.term_id = t.id AND (sqlc.narg(subteam)::text IS NULL OR p.subteam = sqlc.narg(subteam)::text))::integer AS positions,
+    (SELECT count(*) FROM selections s JOIN positions p ON p.id = s.position_id
+     WHERE s.term_id = t.id AND (sqlc.narg(subteam)::text IS NULL OR p.subteam = sqlc.narg(subteam)::text))::integer AS selections,
+    (SELECT count(*) FROM exec_form_submissions f WHERE f.term_id = t.id AND f.kind = 'onboarding')::integer AS onboarding,
+    (SELECT count(*) FROM exec_form_submissions f WHERE f.term_id = t.id AND f.kind = 'returning')::integer AS returning
+FROM terms t
+ORDER BY t.starts_on DESC, t.created_at DESC;
+
+-- name: TermOfActiveExecRole :one
+-- The term of a person's active exec role (none without one, or when the
+-- role names no term).
+SELECT * FROM terms
+WHERE id = (SELECT e.term_id FROM exec_roles e WHERE e.profile_id = @profile_id AND e.active);
+
+-- name: TermReturningFor :many
+-- The terms whose returning-exec form is for a person: each term whose
+-- previous term (TermPrevious) is one they held an exec role of, latest
+-- start first.
+SELECT n.* FROM terms n
+WHERE EXISTS (
+    SELECT 1 FROM exec_roles e
+    WHERE e.profile_id = @profile_id AND e.term_id = (
+        SELECT p.id FROM terms p WHERE p.starts_on < n.starts_on
+        ORDER BY p.starts_on DESC, p.created_at DESC LIMIT 1))
+ORDER BY n.starts_on DESC, n.created_at DESC;

@@ -3,6 +3,7 @@ package account
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -25,6 +26,9 @@ type User struct {
 	// one-click unsubscribe.
 	MarketingOptIn bool      `json:"marketing_opt_in"`
 	ExecRole       *ExecRole `json:"exec_role"`
+	// Onboarding is the onboarding form of the exec role's term, which the
+	// pages offer while it is open; nil without an exec role of a term.
+	Onboarding *OnboardingForm `json:"onboarding"`
 	// ActiveMembership is the membership of the active term, or nil.
 	ActiveMembership *db.Membership `json:"-"`
 }
@@ -36,8 +40,20 @@ type ExecRole struct {
 	TermID   *uuid.UUID `json:"term_id"`
 }
 
-// Load reads the profile of id with its active exec role and its
-// membership of the active term.
+// OnboardingForm is the onboarding form an exec holds a role for: its
+// term, its window, whether it is open now (the database's clock) and
+// whether they have submitted it.
+type OnboardingForm struct {
+	TermID    uuid.UUID  `json:"term_id"`
+	TermName  string     `json:"term_name"`
+	OpensAt   *time.Time `json:"opens_at"`
+	ClosesAt  *time.Time `json:"closes_at"`
+	Open      bool       `json:"open"`
+	Submitted bool       `json:"submitted"`
+}
+
+// Load reads the profile of id with its active exec role, the onboarding
+// form of that role's term and its membership of the active term.
 func Load(ctx context.Context, q *db.Queries, id uuid.UUID) (User, error) {
 	v, err := q.ProfileView(ctx, id)
 	if err != nil {
@@ -47,6 +63,16 @@ func Load(ctx context.Context, q *db.Queries, id uuid.UUID) (User, error) {
 		EmailConfirmed: v.EmailConfirmedAt != nil, MarketingOptIn: v.MarketingOptIn}
 	if v.ExecPosition != nil {
 		u.ExecRole = &ExecRole{Position: *v.ExecPosition, Subteam: v.ExecSubteam, TermID: v.ExecTermID}
+	}
+	if v.ExecTermID != nil {
+		f, err := q.ExecFormOwnOnboarding(ctx, id)
+		switch {
+		case err == nil:
+			u.Onboarding = &OnboardingForm{TermID: f.TermID, TermName: f.TermName, OpensAt: f.OpensAt, ClosesAt: f.ClosesAt,
+				Open: f.Open, Submitted: f.Submitted}
+		case !errors.Is(err, db.ErrNotFound):
+			return User{}, err
+		}
 	}
 	m, err := q.MembershipOfActiveTerm(ctx, id)
 	switch {

@@ -8,6 +8,8 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/internal/platform/apperr"
+	"hackdesk/internal/platform/mail"
+	"hackdesk/internal/platform/signing"
 )
 
 // The client-facing errors of composing and cancelling.
@@ -138,4 +140,48 @@ func Cancel(ctx context.Context, q *db.Queries, id uuid.UUID) (View, error) {
 		return View{}, err
 	}
 	return toView(b), nil
+}
+
+// Draft is a broadcast's words before it is sent: what its preview shows
+// and its test email says.
+type Draft struct {
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+}
+
+// Validate checks the words as a broadcast's (CheckSubject, CheckBody).
+func (d *Draft) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if why := CheckSubject(d.Subject); why != "" {
+		f.Add("subject", why)
+	}
+	if why := CheckBody(d.Body); why != "" {
+		f.Add("body", why)
+	}
+	return f
+}
+
+// TestSubjectPrefix marks a test email's subject, so the sender tells it
+// from the broadcast itself.
+const TestSubjectPrefix = "[Test] "
+
+// data is the template data of the draft's email to a profile, with that
+// profile's own unsubscribe link.
+func (d Draft) data(publicURL string, s signing.Signer, profileID uuid.UUID) map[string]string {
+	return map[string]string{"subject": d.Subject, "body": d.Body, "unsubscribe": UnsubscribeLink(publicURL, s, profileID)}
+}
+
+// Render is the email the draft makes for the profile, as every
+// recipient gets it with their own unsubscribe link (EmailKind).
+func (d Draft) Render(publicURL string, s signing.Signer, profileID uuid.UUID) (mail.Rendered, error) {
+	return mail.Render(EmailKind, d.data(publicURL, s, profileID))
+}
+
+// RecordTest records the draft's email to its sender (profileID, email)
+// under a key of its own, its subject marked TestSubjectPrefix; the
+// caller queues its delivery in the same transaction.
+func RecordTest(ctx context.Context, q *db.Queries, d Draft, publicURL string, s signing.Signer, profileID uuid.UUID, email string) (mail.Ref, error) {
+	data := d.data(publicURL, s, profileID)
+	data["subject"] = TestSubjectPrefix + d.Subject
+	return mail.RecordRef(ctx, q, "broadcast-test:"+uuid.NewString(), EmailKind, email, data)
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 
+	"github.com/google/uuid"
+
 	"hackdesk/db"
 )
 
@@ -99,6 +101,59 @@ func RecordedView(f db.HiringFinalization) *FinalizationProgress {
 		return int(*v)
 	}
 	return Result{Promoted: n(f.Promoted), Demoted: n(f.Demoted), Welcomed: n(f.Welcomed)}.View()
+}
+
+// StoredView is the progress a finalization's row holds: its result once
+// recorded (RecordedView); before that the step its run marked (nil while
+// queued), the plan's size and the hires promoted so far. Welcome emails
+// are counted with the result.
+func StoredView(f db.HiringFinalization) *FinalizationProgress {
+	if f.FinalizedAt != nil {
+		v := RecordedView(f)
+		if f.Hires != nil {
+			v.Hires = int(*f.Hires)
+		}
+		return v
+	}
+	n := func(v *int32) int {
+		if v == nil {
+			return 0
+		}
+		return int(*v)
+	}
+	out := &FinalizationProgress{Hires: n(f.Hires), Promoted: n(f.Promoted), Previous: n(f.Previous)}
+	for _, name := range stepNames { // the row holds the API's names
+		if f.Step != nil && *f.Step == name {
+			out.Step = &name
+		}
+	}
+	return out
+}
+
+// MarkStep records on the term's finalization the step its run (runID,
+// kept when empty) has started; nothing once the outcome is recorded.
+// Marking a step again changes nothing, so an activity marks its own step
+// as it starts.
+func MarkStep(ctx context.Context, q *db.Queries, termID uuid.UUID, step, runID string) error {
+	var run *string
+	if runID != "" {
+		run = &runID
+	}
+	name := stepNames[step]
+	return q.HiringFinalizationStep(ctx, db.HiringFinalizationStepParams{TermID: termID, Step: &name, RunID: run})
+}
+
+// MarkPlanned records the plan's size on the term's finalization.
+func MarkPlanned(ctx context.Context, q *db.Queries, termID uuid.UUID, p Plan) error {
+	return q.HiringFinalizationPlanned(ctx, db.HiringFinalizationPlannedParams{TermID: termID,
+		Hires: ptr32(len(p.Hires)), Previous: ptr32(len(p.Previous))})
+}
+
+// MarkPromoted counts the hires promoted so far on the term's
+// finalization (those holding their exec role of the term now), so a
+// batch run twice counts its hires once.
+func MarkPromoted(ctx context.Context, q *db.Queries, termID uuid.UUID) error {
+	return q.HiringFinalizationCountPromoted(ctx, termID)
 }
 
 // FinalizationOf reads the finalization claimed for the term TermOf finds

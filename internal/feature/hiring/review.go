@@ -75,6 +75,17 @@ type ReviewItem struct {
 	// AllowedStatuses is where the caller may move the selection
 	// (AllowedStatuses for their role).
 	AllowedStatuses []Status `json:"allowed_statuses"`
+	// ResumeURL is a signed download link of the applicant's résumé
+	// (ResumeLinkTTL), nil without one.
+	ResumeURL *string `json:"resume_url"`
+}
+
+// ResumeLinkTTL is how long a review item's résumé link is valid.
+const ResumeLinkTTL = time.Hour
+
+// ResumeSigner signs the download link of a résumé object.
+type ResumeSigner interface {
+	PresignGet(ctx context.Context, key, filename string, ttl time.Duration) (string, error)
 }
 
 // The application form's two fixed written answers come first in a review
@@ -87,9 +98,10 @@ var formQuestions = []struct{ id, prompt string }{
 
 // ReviewList is one page of a term's selections in the scope (a validated
 // filter), oldest change first, and the total across every page; each
-// item carries the moves role allows from its status. With no term yet
-// the list is empty.
-func ReviewList(ctx context.Context, q *db.Queries, scope Scope, role Role, f ReviewFilter) ([]ReviewItem, int64, error) {
+// item carries the moves role allows from its status and its résumé's
+// link signed by blob (none when blob is nil). With no term yet the list
+// is empty.
+func ReviewList(ctx context.Context, q *db.Queries, blob ResumeSigner, scope Scope, role Role, f ReviewFilter) ([]ReviewItem, int64, error) {
 	t, err := TermOf(ctx, q, f.TermID)
 	if errors.Is(err, ErrNoTerm) {
 		return []ReviewItem{}, 0, nil
@@ -149,6 +161,13 @@ func ReviewList(ctx context.Context, q *db.Queries, scope Scope, role Role, f Re
 			Position:  PositionRef{ID: row.PositionID, Title: row.PositionTitle, Subteam: row.PositionSubteam},
 			Applicant: ApplicantRef{ProfileID: row.ProfileID, DisplayName: row.DisplayName, Email: row.Email},
 			Answers:   answers, UpdatedAt: row.UpdatedAt, AllowedStatuses: AllowedStatuses(role, Status(row.Status))}
+		if blob != nil && row.ResumeKey != nil && row.ResumeName != nil {
+			link, err := blob.PresignGet(ctx, *row.ResumeKey, *row.ResumeName, ResumeLinkTTL)
+			if err != nil {
+				return nil, 0, err
+			}
+			items[i].ResumeURL = &link
+		}
 	}
 	return items, total, nil
 }

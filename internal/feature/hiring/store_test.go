@@ -262,7 +262,7 @@ func TestReviewListScope(t *testing.T) {
 		if fields := f.Validate(); len(fields) != 0 {
 			t.Fatal(fields)
 		}
-		items, total, err := hiring.ReviewList(ctx, r.store.Queries, c.scope, c.role, f)
+		items, total, err := hiring.ReviewList(ctx, r.store.Queries, nil, c.scope, c.role, f)
 		if err != nil {
 			t.Fatal(err)
 		}

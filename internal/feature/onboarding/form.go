@@ -78,6 +78,7 @@ func Open(ctx context.Context, q *db.Queries, t db.Term, kind Kind, me uuid.UUID
 type Reads interface {
 	TermGet(ctx context.Context, id uuid.UUID) (db.Term, error)
 	TermHiring(ctx context.Context) (db.Term, error)
+	TermOfActiveExecRole(ctx context.Context, profileID uuid.UUID) (db.Term, error)
 	TermPrevious(ctx context.Context, id uuid.UUID) (db.Term, error)
 	ExecRoleHeldInTerm(ctx context.Context, arg db.ExecRoleHeldInTermParams) (bool, error)
 	DBNow(ctx context.Context) (time.Time, error)
@@ -119,14 +120,74 @@ func access(ctx context.Context, q Reads, t db.Term, kind Kind, me uuid.UUID) (W
 	return WindowAt(kind, t.Name, opens, closes, now), nil
 }
 
+// OwnTerm is the term a caller's form of the kind is about when the
+// request names none: for the onboarding form the term of the caller's
+// active exec role (the form is for the holders of a role of its term,
+// and a person holds one active role), so the President of the active
+// term is not sent to the term being hired for; ok is false for the
+// returning form and for a caller without an exec role of a term, whose
+// default is the hiring term.
+func OwnTerm(ctx context.Context, q Reads, kind Kind, me uuid.UUID) (t db.Term, ok bool, err error) {
+	if kind != Onboarding {
+		return t, false, nil
+	}
+	t, err = q.TermOfActiveExecRole(ctx, me)
+	if errors.Is(err, db.ErrNotFound) {
+		return t, false, nil
+	}
+	return t, err == nil, err
+}
+
+// TermsFor are the terms whose kind's form is for me, latest start first:
+// for onboarding the term of their active exec role, for returning each
+// term that follows one they held an exec role of.
+func TermsFor(ctx context.Context, q *db.Queries, kind Kind, me uuid.UUID) ([]db.Term, error) {
+	if kind == Returning {
+		return q.TermReturningFor(ctx, me)
+	}
+	t, ok, err := OwnTerm(ctx, q, kind, me)
+	if err != nil || !ok {
+		return []db.Term{}, err
+	}
+	return []db.Term{t}, nil
+}
+
+// OwnRole is the role option the form starts from for me in term t: the
+// title of the position they accepted an offer of in the term, else the
+// exec position they hold in it (President, VP or Exec); nil when neither
+// is one of the options.
+func OwnRole(ctx context.Context, q *db.Queries, t db.Term, me uuid.UUID, options []string) (*string, error) {
+	var candidates []string
+	title, err := q.SelectionAcceptedTitle(ctx, db.SelectionAcceptedTitleParams{TermID: t.ID, ProfileID: me})
+	switch {
+	case err == nil:
+		candidates = append(candidates, title)
+	case !errors.Is(err, db.ErrNotFound):
+		return nil, err
+	}
+	v, err := q.ProfileView(ctx, me)
+	if err != nil {
+		return nil, err
+	}
+	if v.ExecPosition != nil && v.ExecTermID != nil && *v.ExecTermID == t.ID {
+		candidates = append(candidates, *v.ExecPosition)
+	}
+	for _, c := range candidates {
+		if contains(options, c) {
+			return &c, nil
+		}
+	}
+	return nil, nil
+}
+
 // ClosedTerm tells whether the kind's form page should send me away
 // instead of showing the form: the term whose window is closed to me when
 // the form is for me and closed (the page names it to the home page, which
 // asks the API for the window's words: the 403 "Form closed"), uuid.Nil
-// otherwise. The term is termID when set, else the hiring term. A caller
-// the form is not for, a term that is not there and a termID that is not a
-// UUID all get uuid.Nil and the page, which tells them why from the API's
-// answer.
+// otherwise. The term is termID when set, else the caller's own (OwnTerm)
+// or the hiring term. A caller the form is not for, a term that is not
+// there and a termID that is not a UUID all get uuid.Nil and the page,
+// which tells them why from the API's answer.
 func ClosedTerm(ctx context.Context, q Reads, termID string, kind Kind, me uuid.UUID) (uuid.UUID, error) {
 	var t db.Term
 	var err error
@@ -137,7 +198,10 @@ func ClosedTerm(ctx context.Context, q Reads, termID string, kind Kind, me uuid.
 		}
 		t, err = q.TermGet(ctx, id)
 	} else {
-		t, err = q.TermHiring(ctx)
+		var own bool
+		if t, own, err = OwnTerm(ctx, q, kind, me); err == nil && !own {
+			t, err = q.TermHiring(ctx)
+		}
 	}
 	if errors.Is(err, db.ErrNotFound) {
 		return uuid.Nil, nil

@@ -50,6 +50,47 @@ func Review(ctx context.Context, q *db.Queries, t db.Term, kind Kind, subteam *s
 		RoleTermID: roleTerm, Subteam: subteam})
 }
 
+// Missing are the people the kind's form of term t is for who have not
+// submitted it, that a reviewer may see (subteam, or all when nil), by
+// name: for onboarding the holders of an active exec role of the term,
+// for returning everyone who held one in the term before it.
+func Missing(ctx context.Context, q *db.Queries, t db.Term, kind Kind, subteam *string) ([]MissingItem, error) {
+	roleTerm := t.ID
+	if kind == Returning {
+		prev, err := q.TermPrevious(ctx, t.ID)
+		switch {
+		case errors.Is(err, db.ErrNotFound):
+			return []MissingItem{}, nil
+		case err != nil:
+			return nil, err
+		}
+		roleTerm = prev.ID
+	}
+	rows, err := q.ExecFormMissing(ctx, db.ExecFormMissingParams{RoleTermID: &roleTerm, IncludeEnded: kind == Returning,
+		Subteam: subteam, TermID: t.ID, Kind: string(kind)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]MissingItem, len(rows))
+	for i, r := range rows {
+		out[i] = MissingItem{ProfileID: r.ProfileID, DisplayName: r.DisplayName, Email: r.Email, Position: r.Position}
+		if r.Subteam != "" {
+			out[i].Subteam = &r.Subteam
+		}
+	}
+	return out, nil
+}
+
+// MissingItem is someone who has not submitted a form meant for them, with
+// the exec role that makes it theirs.
+type MissingItem struct {
+	ProfileID   uuid.UUID `json:"profile_id"`
+	DisplayName *string   `json:"display_name"`
+	Email       string    `json:"email"`
+	Position    string    `json:"position"`
+	Subteam     *string   `json:"subteam"`
+}
+
 // ReviewItem is a submission in the review list, with the submitter's
 // subteam (null without one).
 type ReviewItem struct {

@@ -88,6 +88,12 @@ type Config struct {
 	// ChatInviteURL is the club chat's invite link, sent to new execs in
 	// their welcome email; empty leaves it out.
 	ChatInviteURL string
+	// ShopURL is the campus shop's membership page, which /events offers
+	// as a way to pay dues; empty: no shop line.
+	ShopURL string
+	// CodeOfConductURL is the code of conduct the application's League
+	// Requirements step links (MLH's by default).
+	CodeOfConductURL string
 
 	// The code host for Foundry. Without GitHubToken there is none: the
 	// Foundry routes answer 503 (hackdesk dev starts a stand-in instead).
@@ -146,6 +152,10 @@ type Config struct {
 	MetricsAddr string
 }
 
+// DefaultCodeOfConductURL is MLH's code of conduct, which the League
+// Requirements step asks applicants to accept.
+const DefaultCodeOfConductURL = "https://static.mlh.io/docs/mlh-code-of-conduct.pdf"
+
 // Defaults returns a Config holding the default of every setting that has
 // one; the others stay empty.
 func Defaults() Config {
@@ -170,6 +180,7 @@ func Defaults() Config {
 		FoundryPollInterval:  5 * time.Second,
 
 		MembershipDuesCents: 2000,
+		CodeOfConductURL:    DefaultCodeOfConductURL,
 		BroadcastRate:       10,
 		WebhookConcurrency:  4,
 	}
@@ -209,6 +220,8 @@ func FromEnv() Config {
 	str("GITHUB_API_URL", &c.GitHubAPIURL)
 	str("FOUNDRY_SETUP_WORKFLOW", &c.FoundrySetupWorkflow)
 	str("CHAT_INVITE_URL", &c.ChatInviteURL)
+	str("SHOP_URL", &c.ShopURL)
+	str("CODE_OF_CONDUCT_URL", &c.CodeOfConductURL)
 	str("TEMPORAL_UI_URL", &c.TemporalUIURL)
 	str("OTEL_EXPORTER_OTLP_ENDPOINT", &c.OTLPEndpoint)
 	str("SIGNING_KEY", &c.SigningKey)
@@ -362,10 +375,16 @@ func (c Config) Validate(role Role) error {
 			return err
 		}
 	}
-	if c.GitHubAPIURL != "" {
-		u, err := url.Parse(c.GitHubAPIURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return fmt.Errorf("GITHUB_API_URL must be an absolute http(s) URL")
+	for _, s := range []struct{ name, v string }{
+		{"GITHUB_API_URL", c.GitHubAPIURL},
+		{"SHOP_URL", c.ShopURL},
+		{"CODE_OF_CONDUCT_URL", c.CodeOfConductURL},
+	} {
+		if s.v == "" {
+			continue
+		}
+		if u, err := url.Parse(s.v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s must be an absolute http(s) URL", s.name)
 		}
 	}
 	return nil

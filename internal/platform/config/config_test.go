@@ -15,6 +15,7 @@ var envNames = []string{
 	"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "MAIL_DRIVER", "MAIL_FROM",
 	"SMTP_URL", "SES_REGION", "LOG_FORMAT", "RECEIPT_SENDER_DOMAINS", "RESUME_CLEANUP_GRACE",
 	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY", "WEB_DIR", "ERASURE_GRACE", "RETENTION_DAYS",
+	"TRUSTED_PROXIES", "WEBHOOK_CONCURRENCY", "WEB_DIR", "SHOP_URL", "CODE_OF_CONDUCT_URL",
 }
 
 // clearEnv unsets every variable FromEnv reads for the rest of the test.
@@ -42,8 +43,11 @@ func TestFromEnv(t *testing.T) {
 		if got.MailDriver != "log" || got.LogFormat != "json" || got.HTTPAddr != "127.0.0.1:8080" {
 			t.Errorf("defaults: got MailDriver=%q LogFormat=%q HTTPAddr=%q", got.MailDriver, got.LogFormat, got.HTTPAddr)
 		}
-		if got.DatabaseURL != "" || got.ReceiptSenderDomains != nil {
-			t.Errorf("unset values: got DatabaseURL=%q ReceiptSenderDomains=%q, want empty", got.DatabaseURL, got.ReceiptSenderDomains)
+		if got.DatabaseURL != "" || got.ReceiptSenderDomains != nil || got.ShopURL != "" {
+			t.Errorf("unset values: got DatabaseURL=%q ReceiptSenderDomains=%q ShopURL=%q, want empty", got.DatabaseURL, got.ReceiptSenderDomains, got.ShopURL)
+		}
+		if got.CodeOfConductURL != "https://static.mlh.io/docs/mlh-code-of-conduct.pdf" {
+			t.Errorf("CodeOfConductURL: got %q, want MLH's", got.CodeOfConductURL)
 		}
 	})
 
@@ -67,7 +71,12 @@ func TestFromEnv(t *testing.T) {
 		t.Setenv("TRUSTED_PROXIES", "10.0.0.0/8,192.168.1.7")
 		t.Setenv("WEBHOOK_CONCURRENCY", "12")
 		t.Setenv("WEB_DIR", "web/dist")
+		t.Setenv("SHOP_URL", "https://shop.example.edu/membership")
+		t.Setenv("CODE_OF_CONDUCT_URL", "https://club.example.edu/conduct")
 		got := FromEnv()
+		if got.ShopURL != "https://shop.example.edu/membership" || got.CodeOfConductURL != "https://club.example.edu/conduct" {
+			t.Errorf("links: got ShopURL=%q CodeOfConductURL=%q", got.ShopURL, got.CodeOfConductURL)
+		}
 		if got.WebDir != "web/dist" {
 			t.Errorf("WebDir: got %q, want web/dist", got.WebDir)
 		}
@@ -193,6 +202,9 @@ func TestValidate(t *testing.T) {
 		{"ErrErasureGrace", RoleServe, func(c *Config) { c.ErasureGrace = -1 }, "ERASURE_GRACE"},
 		{"ErrRetentionDays", RoleWorker, func(c *Config) { c.RetentionDays = 0 }, "RETENTION_DAYS"},
 		{"ErrWebhookConcurrency", RoleServe, func(c *Config) { c.WebhookConcurrency = 0 }, "WEBHOOK_CONCURRENCY"},
+		{"OKShopURL", RoleServe, func(c *Config) { c.ShopURL = "https://shop.example.edu/club-membership" }, ""},
+		{"ErrShopURLRelative", RoleServe, func(c *Config) { c.ShopURL = "shop.example.edu" }, "SHOP_URL"},
+		{"ErrCodeOfConductURLScheme", RoleServe, func(c *Config) { c.CodeOfConductURL = "javascript:alert(1)" }, "CODE_OF_CONDUCT_URL"},
 		{"ErrWebhookConcurrencyHigh", RoleServe, func(c *Config) { c.WebhookConcurrency = 1001 }, "WEBHOOK_CONCURRENCY"},
 		{"OKWebDir", RoleServe, func(c *Config) { c.WebDir = "." }, ""},
 		{"ErrWebDirMissing", RoleServe, func(c *Config) { c.WebDir = "no/such/dir" }, "WEB_DIR"},

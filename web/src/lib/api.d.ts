@@ -1274,16 +1274,88 @@ export interface paths {
         };
         /**
          * Follow a term's finalization (President)
-         * @description The term's HiringFinalization run (`hiring-finalize:<term id>`): `none` before the
-         *     term is finalized; `running` from the finalize request on (a run still queued in
-         *     the outbox has `progress.step` null and zero counts), with the run's progress query;
-         *     `completed` with its result (`hires` and `promoted` the new execs, `previous` the
-         *     execs demoted, `welcomed` the welcome emails sent); `failed` when the run failed,
-         *     was terminated, cancelled or timed out, with where it stopped when the run can
-         *     still tell. `run_url` links the run in the Temporal Web UI (null when no UI is
-         *     configured). Temporal out of reach: 503.
+         * @description The term's HiringFinalization run (`hiring-finalize:<term id>`), as
+         *     `GET /api/hiring-finalizations/{term_id}` answers it, for a President and by
+         *     `term_id` (default: the hiring term): `none` before the term is finalized.
          */
         get: operations["getHiringFinalization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hiring-finalizations/{term_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a term's finalization (its requester or a President)
+         * @description The term's HiringFinalization (`hiring-finalize:<term id>`), read from its stored
+         *     row, never from the run's history: `running` from the finalize request on (a run
+         *     still queued in the outbox has `progress.step` null and zero counts) with the step
+         *     the run is at, the plan's size (`hires`, `previous`) and the hires promoted so far;
+         *     `completed` with the recorded result (`hires` and `promoted` the new execs,
+         *     `previous` the execs demoted, `welcomed` the welcome emails sent); `failed` when
+         *     the run failed, was terminated, cancelled or timed out, with the step it stopped
+         *     at. `run_url` links the run in the Temporal Web UI (null when no UI is
+         *     configured). Readable by the person who requested the finalization even once it
+         *     has ended their President role, and by any President (who gets `none` for a term
+         *     not finalized); anyone else 403. A completed finalization needs no Temporal; an
+         *     unfinished one asks Temporal for its run's status (no history is read), and 503
+         *     when Temporal is out of reach.
+         */
+        get: operations["getTermFinalization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/review/terms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The terms the hiring pages offer (VP)
+         * @description Every term that has positions or exec form submissions, and the hiring term (the
+         *     one that starts last, first in the list, `hiring` true) and the active term
+         *     always, latest start first. `positions` and `selections` count the caller's scope
+         *     (a VP's subteam); `onboarding` and `returning` count the term's form submissions.
+         */
+        get: operations["listHiringTerms"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The links the pages show from the configuration (public)
+         * @description `code_of_conduct_url` (CODE_OF_CONDUCT_URL, MLH's by default), which the
+         *     application's League Requirements step links, and `shop_url` (SHOP_URL), the campus
+         *     shop's membership page /events offers for paying dues, null when there is none.
+         */
+        get: operations["getSiteLinks"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1499,10 +1571,12 @@ export interface paths {
         };
         /**
          * The onboarding form of a term (its execs)
-         * @description `term_id` defaults to the hiring term (the one that starts last). Only people
-         *     holding an exec role in that term may use it (403 otherwise, before any window
-         *     answer); outside the onboarding window, judged by the database clock, the answer is
-         *     403 `Form closed` with when it opens or when it closed.
+         * @description `term_id` defaults to the term of the caller's active exec role, else the hiring
+         *     term (the one that starts last): the President of the active term gets their own
+         *     term's form, not the one being hired for. Only people holding an exec role in that
+         *     term may use it (403 otherwise, before any window answer); outside the onboarding
+         *     window, judged by the database clock, the answer is 403 `Form closed` with when it
+         *     opens or when it closed. The PUT and the headshot upload take the same term.
          */
         get: operations["getOnboardingForm"];
         /**
@@ -1892,6 +1966,51 @@ export interface paths {
          *     the count may change before the broadcast is sent.
          */
         post: operations["previewBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/broadcasts/render": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The email a broadcast's words make (superadmin)
+         * @description The broadcast email as its recipients get it (subject, plain text and HTML), with
+         *     the caller's own unsubscribe link standing in for each recipient's. Records and
+         *     sends nothing.
+         */
+        post: operations["renderBroadcast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/broadcasts/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a broadcast's email to the caller alone (superadmin)
+         * @description Records the email the words make, to the caller's own address with their own
+         *     unsubscribe link and the subject marked `[Test] `, and queues its delivery (it
+         *     shows in the email audit). 202 with the address it goes to. Sending the
+         *     broadcast itself is `POST /api/admin/broadcasts`.
+         */
+        post: operations["testBroadcast"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2563,6 +2682,11 @@ export interface components {
             answers: components["schemas"]["QuestionAnswer"][];
             /** Format: date-time */
             updated_at: string;
+            /**
+             * @description A signed download link of the applicant's résumé (valid one hour), null
+             *     without one.
+             */
+            resume_url?: string | null;
         };
         Question: components["schemas"]["QuestionFields"];
         QuestionFields: {
@@ -2599,6 +2723,19 @@ export interface components {
             question_id: string;
             prompt: string;
             answer: string;
+        };
+        BroadcastDraft: {
+            /** @description one line without control characters, not blank */
+            subject: string;
+            /** @description plain text, sent as written */
+            body: string;
+        };
+        HiringFinalization: {
+            workflow_id: string | null;
+            /** @enum {string} */
+            status: "none" | "running" | "completed" | "failed";
+            progress: null | components["schemas"]["FinalizationProgress"];
+            run_url: string | null;
         };
         FinalizationProgress: {
             /** @description the step running (done once completed); null before the run starts */
@@ -3188,6 +3325,22 @@ export interface components {
                 /** Format: uuid */
                 term_id: string | null;
             };
+            /**
+             * @description The onboarding form of the exec role's term (the pages offer it while it is
+             *     open): its window, whether it is open now by the database's clock, and whether
+             *     the caller has submitted it. Null without an exec role of a term.
+             */
+            onboarding: null | {
+                /** Format: uuid */
+                term_id: string;
+                term_name: string;
+                /** Format: date-time */
+                opens_at: string | null;
+                /** Format: date-time */
+                closes_at: string | null;
+                open: boolean;
+                submitted: boolean;
+            };
             /** @description The caller's membership of the active term, or null (not joined, or no active term) */
             membership: null | components["schemas"]["Membership"];
         };
@@ -3488,6 +3641,17 @@ export interface components {
             content: {
                 "application/json": {
                     term: components["schemas"]["Term"];
+                    /**
+                     * @description The role option the form starts from for the caller: the title of the
+                     *     position they accepted an offer of in the term, else the exec position
+                     *     they hold in it; null when neither is an option.
+                     */
+                    own_role: string | null;
+                    /**
+                     * @description The terms whose form of this kind is for the caller, latest start first (a
+                     *     page offers a choice when there are several).
+                     */
+                    terms: components["schemas"]["Term"][];
                     window: {
                         /** Format: date-time */
                         opens_at: string | null;
@@ -5638,13 +5802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        workflow_id: string | null;
-                        /** @enum {string} */
-                        status: "none" | "running" | "completed" | "failed";
-                        progress: null | components["schemas"]["FinalizationProgress"];
-                        run_url: string | null;
-                    };
+                    "application/json": components["schemas"]["HiringFinalization"];
                 };
             };
             400: components["responses"]["ValidationFailed"];
@@ -5659,6 +5817,103 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTermFinalization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                term_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The finalization */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HiringFinalization"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Temporal did not answer (`{"error":"Service unavailable","message":...}`); retry after Retry-After seconds */
+            503: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listHiringTerms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The terms */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        terms: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: date */
+                            starts_on: string;
+                            /** Format: date */
+                            ends_on: string;
+                            active: boolean;
+                            hiring: boolean;
+                            positions: number;
+                            selections: number;
+                            onboarding: number;
+                            returning: number;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    getSiteLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code_of_conduct_url: string;
+                        shop_url: string | null;
+                    };
                 };
             };
         };
@@ -6111,6 +6366,21 @@ export interface operations {
                         term: components["schemas"]["Term"];
                         /** @enum {string} */
                         kind: "onboarding" | "returning";
+                        /**
+                         * @description The people the form is for who have not submitted it, in the same scope
+                         *     (every one, not paged), by name: for onboarding the holders of an active
+                         *     exec role of the term, for returning everyone who held one in the term
+                         *     before it.
+                         */
+                        missing: {
+                            /** Format: uuid */
+                            profile_id: string;
+                            display_name: string | null;
+                            email: string;
+                            /** @enum {string} */
+                            position: "President" | "VP" | "Exec";
+                            subteam: string | null;
+                        }[];
                         total: number;
                         page: number;
                         page_size: number;
@@ -6614,6 +6884,70 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    renderBroadcast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BroadcastDraft"];
+            };
+        };
+        responses: {
+            /** @description The rendered email */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subject: string;
+                        text: string;
+                        html: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    testBroadcast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BroadcastDraft"];
+            };
+        };
+        responses: {
+            /** @description The test email is on its way */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        to: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
         };

@@ -79,7 +79,12 @@ export function adminHome(p: Profile | null): string | null {
   return null;
 }
 
+// formDue: p's onboarding form is open and not sent yet, so the header
+// offers it beside the other links until it is.
+const formDue = (p: Profile | null) => p?.onboarding?.open === true && !p.onboarding.submitted;
+
 export const navItems: NavItem[] = [
+  { href: '/onboarding', label: common.nav.onboarding, show: formDue },
   { href: '/apply', label: common.nav.apply, show: signedIn },
   { href: '/events', label: common.nav.events, show: signedIn },
   { href: '/review', label: common.nav.review, show: isAdmin },

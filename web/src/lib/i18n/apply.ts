@@ -88,6 +88,8 @@ export const apply = {
     marketing_opt_in: 'News about future events. You can turn this off at any time on your profile.',
   } as Record<string, string>,
   tshirtChoose: 'Choose a size',
+  cocLink: 'Read the code of conduct',
+  newTab: '(opens in a new tab)',
 
   // GOV.UK-style messages: what to do, for each required field.
   required: {

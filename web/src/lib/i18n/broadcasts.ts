@@ -5,6 +5,12 @@ export const broadcasts = {
   lede: 'Email members, execs or applicants. Count who it reaches, send it, and follow it as it goes out.',
   compose: {
     title: 'New broadcast',
+    previewButton: 'Preview the email',
+    testButton: 'Send me a test',
+    previewTitle: 'The email as recipients get it',
+    previewSubject: (subject: string) => `Subject: ${subject}`,
+    previewFrame: 'Email preview',
+    testSent: (to: string) => `A test email is on its way to ${to}. Check it before you send the broadcast.`,
     subject: 'Subject',
     subjectHint: 'One line; every email carries it.',
     body: 'Message',

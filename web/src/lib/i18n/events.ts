@@ -18,6 +18,11 @@ export const events = {
   paidTitle: 'You\u2019re a member for this term',
   paidBody: 'Thank you for paying your dues. See you at the next event.',
   payHeading: 'How to pay',
+  shopHeading: 'Or pay at the campus shop',
+  shopBody:
+    'Buy the club membership for this term at the campus shop, online or at the counter, with the email address of your account. Your membership turns paid by itself when the shop\u2019s receipt reaches us; you\u2019ll get an email.',
+  shopLink: 'Buy the membership at the campus shop',
+  newTab: '(opens in a new tab)',
   payBody:
     'Show this QR code to an executive at a club event or office hours and pay by cash, e-transfer or card. They scan it to record your payment, and you\u2019ll get an email when it\u2019s done.',
   qrAlt: 'QR code for your membership payment: show it to an executive',

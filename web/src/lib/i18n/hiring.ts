@@ -46,6 +46,7 @@ export const hiring = {
     choose: 'Choose a status',
     save: 'Save status',
     final: 'No further changes',
+    locked: 'Finalized: no more changes',
     chooseFirst: 'Choose the new status first',
     saved: (who: string, position: string, status: string) => `${who}\u2019s ${position} selection is now ${status}.`,
     emailed: (who: string) => `${who} is being emailed.`,
@@ -89,6 +90,11 @@ export const hiring = {
     linkMissing: 'Enter the all-hands scheduling link',
     submit: 'Finalize hiring',
     cancel: 'Cancel',
+    demotesMe: 'You will become a member when this finishes',
+    demotesMeBody:
+      'Your exec role is of an earlier term, so finalizing ends it: you become a member and lose the hiring pages. This page still shows you how the finalization ends.',
+    notHiring: (term: string, hiringTerm: string) =>
+      hiringTerm ? `Only the hiring term, ${hiringTerm}, can be finalized; ${term} is not it.` : `Only the hiring term can be finalized; ${term} is not it.`,
     refused: {
       nothingToFinalize: 'There is nothing to finalize: record at least one accepted offer first.',
       notHiringTerm: 'Only the hiring term (the term that starts last) can be finalized.',
@@ -119,6 +125,8 @@ export const hiring = {
     newTab: '(opens in a new tab)',
     paused: 'Updates are paused while this tab is hidden.',
     announce: { completed: 'The finalization has completed.', failed: 'The finalization has failed.' },
-    lostAccess: 'Your exec role ended with this finalization, so this page can no longer follow it.',
+    nowMemberTitle: 'You are a member now',
+    nowMember: 'Your exec role ended with this finalization. The hiring pages are for the new team from now on.',
+    home: 'Go to the home page',
   },
 };

@@ -58,6 +58,22 @@ export const home = {
       body: 'Score the next application waiting in the queue.',
       link: 'Review applications',
     },
+    hiring: {
+      title: 'Run hiring',
+      body: 'Send offers and rejections, record the answers and finalize the new team.',
+      link: 'Open hiring',
+    },
+    selections: {
+      title: 'Review your subteam\u2019s applicants',
+      body: 'Move the selections for your positions through review.',
+      link: 'Open selections',
+    },
+    onboarding: {
+      title: (term: string) => `Fill in your onboarding form for ${term}`,
+      body: (closes: string) =>
+        closes ? `Tell the club how you will appear on its pages and channels. The form closes on ${closes}.` : 'Tell the club how you will appear on its pages and channels.',
+      link: 'Fill in the onboarding form',
+    },
   },
   offersHeading: 'What the club offers',
   features: [

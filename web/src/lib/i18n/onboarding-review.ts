@@ -5,9 +5,6 @@ export const onboardingReview = {
   scopeAll: 'You see every subteam’s submissions.',
   scopeSubteam: (subteam: string) => `You see the submissions of your subteam, ${subteam}.`,
   filters: 'Filter submissions',
-  term: 'Term',
-  termHint: 'The term being onboarded.',
-  termDefault: (name: string) => `${name} (the term being hired for)`,
   kind: 'Form',
   kinds: { onboarding: 'Onboarding (new execs)', returning: 'Returning execs' },
   search: 'Search by name or email',
@@ -51,6 +48,12 @@ export const onboardingReview = {
   failed: (what: string, why: string) => `Could not download ${what}: ${why}`,
   noAccess: 'your role no longer lets you see these submissions. Reload the page to check your access.',
   broken: 'the archive arrived incomplete (the server stopped sending it). Try again.',
+  missing: {
+    title: 'Not sent yet',
+    none: (form: string) => `Everyone in your scope who the ${form} is for has sent it.`,
+    hint: (form: string, n: string, one: boolean) => `${n} ${one ? 'person has' : 'people have'} not sent the ${form} yet.`,
+    role: (position: string, subteam: string | null) => (subteam ? `${position}, ${subteam}` : position),
+  },
   csvName: 'the CSV',
   zipName: 'the headshots',
 };

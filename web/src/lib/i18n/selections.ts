@@ -40,6 +40,10 @@ export const selections = {
     answers: 'Answers',
     noAnswers: 'No written answers for this position.',
     answersFor: (name: string) => `Answers of ${name}`,
+    details: 'Application details',
+    resume: 'Download résumé',
+    of: (name: string) => ` of ${name}`,
+    noResume: 'No résumé uploaded.',
   },
   move: {
     label: 'New status',

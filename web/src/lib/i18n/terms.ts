@@ -5,20 +5,22 @@ const fieldNames = {
   ends_on: 'Ends on',
   onboarding_opens_at: 'Onboarding opens',
   onboarding_closes_at: 'Onboarding closes',
-  returning_opens_at: 'Returning members open',
-  returning_closes_at: 'Returning members close',
+  returning_opens_at: 'Returning execs open',
+  returning_closes_at: 'Returning execs close',
 } as const;
-const windowNames = { onboarding: 'onboarding', returning: 'returning members' } as const;
+const windowNames = { onboarding: 'onboarding', returning: 'returning execs' } as const;
 
 export const terms = {
   title: 'Terms',
-  lede: 'A term runs from its start to its end date. New members sign up in its onboarding window and returning members renew in theirs. One term is active at a time.',
+  lede: 'A term runs from its start to its end date. Its new execs send their onboarding form in its onboarding window, and the execs returning from the term before send theirs in the returning window. One term is active at a time; the term that starts last is the hiring term.',
   create: 'Create a term',
   zone: (zone: string) => `Times are shown in your time zone, ${zone}.`,
   active: 'Active term',
+  hiring: 'Hiring term',
+  hiringHint: 'The term that starts last: positions, hiring and onboarding are for it.',
   dates: 'Dates',
   datesRange: (from: string, to: string) => `${from} to ${to}`,
-  windows: { onboarding: 'Onboarding window', returning: 'Returning members window' },
+  windows: { onboarding: 'New execs\u2019 onboarding window', returning: 'Returning execs\u2019 window' },
   windowRange: (from: string, to: string) => `${from} to ${to}`,
   states: { open: 'Open now', upcoming: 'Upcoming', closed: 'Closed', unset: 'Not set' },
   edit: 'Edit',
@@ -38,8 +40,8 @@ export const terms = {
     windowsHint: (zone: string) =>
       `Optional. Give both times of a window or neither, in your time zone (${zone}), as year-month-day and 24-hour time, for example 2026-09-01 09:00.`,
     rearm: 'Saving a changed window moves its scheduled opening and closing to the new times.',
-    onboarding: 'Onboarding window (new members)',
-    returning: 'Returning members window',
+    onboarding: 'Onboarding window (new execs)',
+    returning: 'Returning execs\u2019 window',
     save: 'Save term',
     createSave: 'Create term',
     cancel: 'Cancel',

@@ -9,6 +9,8 @@ export type Broadcast = Schemas['Broadcast'];
 export type Audience = Body<'createBroadcast'>['audience'];
 export type AudienceKind = Audience['kind'];
 export type Decision = NonNullable<Audience['status']>;
+export type Draft = Schemas['BroadcastDraft'];
+export type RenderedEmail = { subject: string; text: string; html: string };
 
 // audienceOf is the audience as the API takes it: a term only for the
 // members' audiences (none: the active term), a decision only for the
@@ -39,6 +41,13 @@ export const broadcasts = {
   // kind "unprocessable" for a key used with another broadcast.
   send: (key: string, body: Body<'createBroadcast'>) =>
     call(client.POST('/api/admin/broadcasts', { params: { header: { 'Idempotency-Key': key } }, body })),
+  // render is the email the words make, as a recipient gets it (the
+  // caller's own unsubscribe link in place of each recipient's): kind
+  // "invalid" with details.subject or details.body.
+  render: (draft: Draft): Promise<RenderedEmail> => call(client.POST('/api/admin/broadcasts/render', { body: draft })),
+  // test sends that email to the caller alone and answers where it went;
+  // the refusals of render.
+  test: async (draft: Draft): Promise<string> => (await call(client.POST('/api/admin/broadcasts/test', { body: draft }))).to,
   get: (id: string): Promise<Broadcast> => call(client.GET('/api/admin/broadcasts/{id}', { params: { path: { id } } })),
   // cancel refuses with kind "conflict" once the broadcast has ended.
   cancel: (id: string): Promise<Broadcast> => call(client.POST('/api/admin/broadcasts/{id}/cancel', { params: { path: { id } } })),

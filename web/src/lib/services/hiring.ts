@@ -1,22 +1,30 @@
-// The President's hiring board: the term's applicants and their
-// selections with the statuses each may move to, the team finalization
-// makes, finalizing, and the finalization as it runs.
+// The President's hiring board: a term's applicants and their selections
+// with the statuses each may move to, the team finalization makes,
+// finalizing, and the finalization as it runs; and the terms the hiring
+// pages offer. A term id of '' is the server's default (the hiring term).
 import { call, client } from './client';
 import type { Ok, Schemas } from './types';
 
 export type HiringApplicant = Schemas['HiringApplicant'];
 export type Team = Ok<'/api/applications/hiring/team'>;
-export type Finalization = Ok<'/api/applications/hiring/finalization'>;
+export type Finalization = Schemas['HiringFinalization'];
 export type HiringStatus = Schemas['HiringApplicant']['selections'][number]['status'];
+export type HiringTerm = Ok<'/api/applications/review/terms'>['terms'][number];
+
+const term = (termId: string) => ({ params: { query: { term_id: termId || undefined } } });
 
 export const hiring = {
-  // board is every applicant with their selections: reason "noTerm" when
-  // there is no hiring term.
-  board: async (): Promise<HiringApplicant[]> => (await call(client.GET('/api/applications/hiring'))).applicants,
-  team: (): Promise<Team> => call(client.GET('/api/applications/hiring/team')),
-  // finalization is the run's state: kind "unavailable" when Temporal is
-  // out of reach, "forbidden" once the run ended the caller's own role.
-  finalization: (): Promise<Finalization> => call(client.GET('/api/applications/hiring/finalization')),
+  // terms are the terms the hiring pages offer, the hiring term first.
+  terms: async (): Promise<HiringTerm[]> => (await call(client.GET('/api/applications/review/terms'))).terms,
+  // board is every applicant of the term with their selections: reason
+  // "noTerm" when there is no term yet.
+  board: async (termId = ''): Promise<HiringApplicant[]> => (await call(client.GET('/api/applications/hiring', term(termId)))).applicants,
+  team: (termId = ''): Promise<Team> => call(client.GET('/api/applications/hiring/team', term(termId))),
+  // finalization is the term's finalization, readable by the person who
+  // started it even once it ended their President role: kind
+  // "unavailable" when Temporal is out of reach for a run not finished.
+  finalization: (termId: string): Promise<Finalization> =>
+    call(client.GET('/api/hiring-finalizations/{term_id}', { params: { path: { term_id: termId } } })),
   // setStatus moves a selection: kind "conflict" (the move is not
   // allowed now; refusedMove in ./selections reads which), "forbidden"
   // or "notFound".

@@ -26,10 +26,12 @@ describe('list queries', () => {
     expect(receiptParams({ status: '', page: 1, pageSize: 25 })).toEqual({ status: undefined, page: 1, page_size: 25 });
     expect(emailParams({ to: ' a@b.test ', kind: '', page: 1, pageSize: 10 })).toEqual({ to: 'a@b.test', kind: undefined, page: 1, page_size: 10 });
   });
-  it('selections: the position as position_id', () => {
+  it('selections: the position as position_id, the term as term_id (none: the hiring term)', () => {
     const pos = '0b6f1c5e-8a55-4f0b-9b7d-2a3c4d5e6f70';
-    expect(selectionParams({ q: ' ann ', status: '', position: pos, page: 1, pageSize: 10 })).toEqual({
-      q: 'ann', status: undefined, position_id: pos, page: 1, page_size: 10,
+    const term = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+    expect(selectionParams({ termId: '', q: ' ann ', status: '', position: pos, page: 1, pageSize: 10 })).toEqual({
+      term_id: undefined, q: 'ann', status: undefined, position_id: pos, page: 1, page_size: 10,
     });
+    expect(selectionParams({ termId: term, q: '', status: 'wanted', position: '', page: 2, pageSize: 25 })).toMatchObject({ term_id: term, status: 'wanted' });
   });
 });

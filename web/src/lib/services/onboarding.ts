@@ -13,6 +13,8 @@ export type ExecForm = Ok<'/api/onboarding'>;
 export type Term = Schemas['Term'];
 // A submission as the review lists it (a VP's list carries the subteam).
 export type ListedSubmission = Submission & { subteam?: string | null };
+// Someone the form is for who has not submitted it.
+export type Missing = Ok<'/api/onboarding/submissions'>['missing'][number];
 
 function formPath(kind: Kind): '/api/onboarding' | '/api/onboarding/returning' {
   return kind === 'returning' ? '/api/onboarding/returning' : '/api/onboarding';
@@ -55,18 +57,16 @@ export const onboarding = {
     return upload<{ key: string }>(`${formPath(kind)}/headshot`, form, onProgress);
   },
   // submissions is every submission of a term and form (a club has tens
-  // of execs: the search and sort work on the whole list) and the term.
-  submissions: async (kind: Kind, termId: string): Promise<{ term: Term; items: ListedSubmission[] }> => {
+  // of execs: the search and sort work on the whole list), the term,
+  // and who the form is for that has not submitted it yet.
+  submissions: async (kind: Kind, termId: string): Promise<{ term: Term; items: ListedSubmission[]; missing: Missing[] }> => {
     const items: ListedSubmission[] = [];
     for (let page = 1; ; page++) {
       const r = await call(client.GET('/api/onboarding/submissions', { params: { query: { term_id: termId || undefined, kind, page, page_size: 50 } } }));
       items.push(...(r.submissions as ListedSubmission[]));
-      if (items.length >= r.total || r.submissions.length === 0) return { term: r.term, items };
+      if (items.length >= r.total || r.submissions.length === 0) return { term: r.term, items, missing: r.missing };
     }
   },
-  // defaultTerm is the term the review shows without a choice.
-  defaultTerm: async (kind: Kind): Promise<Term> =>
-    (await call(client.GET('/api/onboarding/submissions', { params: { query: { kind, page: 1, page_size: 10 } } }))).term,
   // download reads the CSV or the ZIP with progress: kind "forbidden" for
   // a caller who may not.
   download: (what: 'csv' | 'zip', kind: Kind, termId: string, onProgress: (received: number) => void): Promise<Downloaded> =>

@@ -6,10 +6,18 @@ import type { Page, Schemas } from './types';
 
 export type Selection = Schemas['ReviewSelection'];
 export type SelectionStatus = Schemas['SelectionStatus'];
-export type ListQuery = { q: string; status: SelectionStatus | ''; position: string; page: number; pageSize: number };
+// termId '' is the server's default, the hiring term.
+export type ListQuery = { termId: string; q: string; status: SelectionStatus | ''; position: string; page: number; pageSize: number };
 
 export function listParams(s: ListQuery) {
-  return { q: s.q.trim() || undefined, status: s.status || undefined, position_id: s.position || undefined, page: s.page, page_size: s.pageSize };
+  return {
+    term_id: s.termId || undefined,
+    q: s.q.trim() || undefined,
+    status: s.status || undefined,
+    position_id: s.position || undefined,
+    page: s.page,
+    page_size: s.pageSize,
+  };
 }
 
 // refusedMove reads the statuses out of a refused move's message

@@ -6,9 +6,11 @@ import { isPresident, loadSession } from './session.svelte';
 
 export type Scope = { subteam: string | null; positions: Position[] };
 
-export async function execScope(): Promise<Scope> {
+// execScope is the caller's scope among a term's positions ('' the hiring
+// term's).
+export async function execScope(termId = ''): Promise<Scope> {
   try {
-    const [me, list] = await Promise.all([loadSession(), positions.list()]);
+    const [me, list] = await Promise.all([loadSession(), positions.list(termId)]);
     return { subteam: isPresident(me) ? null : (me?.exec_role?.subteam ?? null), positions: list };
   } catch {
     return { subteam: null, positions: [] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakdownRows, bucketLabel, intervalQuery, peak, placesLeft, series, tickLabel, ticks } from './timeline';
+import { breakdownRows, bucketLabel, intervalQuery, peak, placesLeft, series, spanOf, tickLabel, ticks } from './timeline';
 
 const parseInterval = (search: string) => intervalQuery.parse(search).interval;
 
@@ -70,6 +70,15 @@ describe('chart data', () => {
     expect(ticks([1, 2, 3, 4, 5], 2)).toEqual([1, 4]);
     expect(ticks([1, 2, 3, 4, 5], 0)).toEqual([1]);
     expect(ticks([], 3)).toEqual([]);
+  });
+  it('says the span from the first bucket\'s start to the last one\'s end', () => {
+    const b = [
+      { bucket: '2025-03-01T00:00:00Z', count: 2 },
+      { bucket: '2025-03-03T00:00:00Z', count: 1 },
+    ];
+    expect(spanOf(b, 24, 'en-US', 'UTC')).toEqual({ from: 'Sat, Mar 1, 12:00 AM', to: 'Tue, Mar 4, 12:00 AM' });
+    expect(spanOf(b.slice(0, 1), 1, 'en-US', 'UTC')).toEqual({ from: 'Sat, Mar 1, 12:00 AM', to: 'Sat, Mar 1, 1:00 AM' });
+    expect(spanOf([], 24)).toBeNull();
   });
   it('finds the first busiest bucket', () => {
     expect(

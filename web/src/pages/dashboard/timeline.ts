@@ -40,6 +40,20 @@ export function bucketLabel(iso: string, interval: Interval, locale = defaultLoc
   return new Intl.DateTimeFormat(locale, { ...rangeOptions, timeZone }).formatRange(start, end);
 }
 
+// spanOf is the time the buckets cover, from the first one's start to the
+// last one's end, in the reader's zone, as the summary says it ("from Fri,
+// Feb 28, 8:30 PM to Tue, Mar 4, 8:30 PM"); null without buckets.
+export function spanOf(buckets: readonly Bucket[], interval: Interval, locale = defaultLocale, timeZone?: string): { from: string; to: string } | null {
+  const first = buckets[0];
+  const last = buckets.at(-1);
+  if (!first || !last) return null;
+  const start = new Date(first.bucket);
+  const end = new Date(new Date(last.bucket).getTime() + interval * 3600_000);
+  if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) return null;
+  const f = new Intl.DateTimeFormat(locale, { ...rangeOptions, timeZone });
+  return { from: f.format(start), to: f.format(end) };
+}
+
 // tickLabel is an axis label for a bucket start (seconds since the epoch):
 // the time for hours, the date for days, in the reader's zone.
 export function tickLabel(seconds: number, interval: Interval, locale = defaultLocale, timeZone?: string): string {

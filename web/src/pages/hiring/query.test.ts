@@ -32,13 +32,14 @@ const board = [
 
 describe('parse and format', () => {
   it('round-trips a state and leaves defaults out', () => {
-    const s = { q: 'ann', status: 'wanted' as const, sort: 'status' as const, order: 'desc' as const, page: 2, pageSize: 10 };
-    expect(format(s)).toBe('?q=ann&status=wanted&sort=status&order=desc&page=2&page_size=10');
+    const term = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+    const s = { termId: term, q: 'ann', status: 'wanted' as const, sort: 'status' as const, order: 'desc' as const, page: 2, pageSize: 10 };
+    expect(format(s)).toBe(`?term_id=${term}&q=ann&status=wanted&sort=status&order=desc&page=2&page_size=10`);
     expect(parse(format(s))).toEqual(s);
     expect(format(defaults)).toBe('');
   });
   it('falls back to defaults for anything unknown', () => {
-    expect(parse('?status=hired&sort=age&order=up&page=-1&page_size=7')).toEqual(defaults);
+    expect(parse('?term_id=x&status=hired&sort=age&order=up&page=-1&page_size=7')).toEqual(defaults);
   });
   it('takes the statuses from the server in review order', () => {
     expect(statuses[0]).toBe('in_review');

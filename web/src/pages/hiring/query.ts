@@ -13,6 +13,7 @@ export const sorts = ['name', 'position', 'status', 'updated'] as const;
 export type Sort = (typeof sorts)[number];
 
 export const boardQuery = urlQuery({
+  termId: param.uuid('term_id'), // '': the page's default term
   q: param.text('q', { max: 100 }),
   status: param.choice('status', statuses, ''),
   sort: param.choice('sort', sorts, 'name'),

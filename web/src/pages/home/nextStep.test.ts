@@ -64,14 +64,32 @@ describe('nextSteps', () => {
     expect(kinds({ role: 'member', membership: { membership: { status: 'paid' }, term, dues_cents: 1000 }, now })).toEqual([]);
     expect(kinds({ role: 'member', membership: { membership: null, term: null, dues_cents: 1000 }, now })).toEqual([]);
   });
-  it('sends admins to review, last', () => {
+  it('puts the work of staff first and offers them no new application', () => {
     expect(kinds({ role: 'admin', application: offer, membership: { membership: null, term, dues_cents: 1 }, now })).toEqual([
       'answerOffer',
-      'joinMembership',
       'review',
+      'joinMembership',
     ]);
-    expect(kinds({ role: 'superadmin', now })).toEqual(['review']);
+    expect(kinds({ role: 'admin', application: null, now })).toEqual(['review']);
+    expect(kinds({ role: 'superadmin', now })).toEqual(['review', 'hiring']);
     expect(kinds({ role: 'member', now })).toEqual([]);
+    expect(kinds({ role: 'admin', application: null, work: { position: 'VP', onboarding: null }, now })).toEqual(['review', 'selections']);
+    expect(kinds({ role: 'admin', application: submitted, work: { position: 'President', onboarding: null }, now })).toEqual([
+      'review',
+      'hiring',
+      'applicationSubmitted',
+    ]);
+  });
+  it('offers the onboarding form first while it is open and not sent', () => {
+    const form = { term_name: '2026-2027', open: true, submitted: false, closes_at: '2026-09-10T00:00:00Z' };
+    expect(nextSteps({ role: 'admin', application: null, work: { position: 'Exec', onboarding: form }, now })[0]).toEqual({
+      kind: 'onboarding',
+      href: '/onboarding',
+      term: '2026-2027',
+      closes: '2026-09-10T00:00:00Z',
+    });
+    expect(kinds({ role: 'admin', application: null, work: { position: 'Exec', onboarding: { ...form, submitted: true } }, now })).toEqual(['review']);
+    expect(kinds({ role: 'admin', application: null, work: { position: 'Exec', onboarding: { ...form, open: false } }, now })).toEqual(['review']);
   });
 });
 

@@ -10,12 +10,13 @@ describe('selections URL state', () => {
     expect(format(defaults)).toBe('');
   });
   it('round-trips every field', () => {
-    const s = { q: 'ann', status: 'interviewing' as const, position: pos, page: 3, pageSize: 25 };
-    expect(format(s)).toBe(`?q=ann&status=interviewing&position_id=${pos}&page=3&page_size=25`);
+    const term = '1c2d3e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
+    const s = { termId: term, q: 'ann', status: 'interviewing' as const, position: pos, page: 3, pageSize: 25 };
+    expect(format(s)).toBe(`?term_id=${term}&q=ann&status=interviewing&position_id=${pos}&page=3&page_size=25`);
     expect(parse(format(s))).toEqual(s);
   });
   it('drops unknown or malformed values', () => {
-    expect(parse('?status=hired&position_id=nope&page=-2&page_size=7')).toEqual(defaults);
+    expect(parse('?term_id=2026&status=hired&position_id=nope&page=-2&page_size=7')).toEqual(defaults);
     expect(parse('?page=1.5').page).toBe(1);
   });
   it('says when the view is narrowed', () => {

@@ -5,6 +5,7 @@ import { param, urlQuery } from '$lib/utilities/urlQuery';
 export const statuses = ['in_review', 'interviewing', 'wanted', 'not_wanted', 'offer_sent', 'accepted_offer', 'declined_offer', 'rejection_sent'] as const;
 
 export const listQuery = urlQuery({
+  termId: param.uuid('term_id'), // '': the page's default term
   q: param.text('q'),
   status: param.choice('status', statuses, ''),
   position: param.uuid('position_id'),

@@ -1,1 +1,0 @@
-import{F as e,J as t,K as n,b as r,ot as i,ut as a,wt as o,z as s}from"./Shell-BwTp-XER.js";var c=t(`<span><!></span>`);function l(t,l){let u=r(l,`tone`,3,`neutral`);var d=c(),f=a(d);s(f,()=>l.children),o(d),i(()=>e(d,1,`badge badge--${u()??``}`,`svelte-dtbgkf`)),n(t,d)}export{l as t};

@@ -1,1 +1,0 @@
-import{d as e,u as t}from"./Shell-BwTp-XER.js";var n={list:async()=>(await t(e.GET(`/api/positions`))).positions};export{n as t};

@@ -1,1 +1,0 @@
-import{t as e}from"./positions-BP4qCLPx.js";import{i as t,o as n}from"./Shell-BwTp-XER.js";async function r(){try{let[r,i]=await Promise.all([n(),e.list()]);return{subteam:t(r)?null:r?.exec_role?.subteam??null,positions:i}}catch{return{subteam:null,positions:[]}}}export{r as t};
