@@ -52,6 +52,10 @@ type Application struct {
 	PositionIds         []uuid.UUID
 	ResumeType          *string
 	HackathonID         uuid.UUID
+	WaiverAcceptedAt    *time.Time
+	CheckedInAt         *time.Time
+	CheckedInBy         *uuid.UUID
+	CheckinClientID     *uuid.UUID
 }
 
 type ApplicationAnswer struct {
@@ -205,6 +209,16 @@ type Hackathon struct {
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
 	SavedBy             *uuid.UUID
+	Venue               *string
+	WaiverUrl           *string
+	FeedbackUrl         *string
+}
+
+type HackathonVolunteer struct {
+	HackathonID uuid.UUID
+	ProfileID   uuid.UUID
+	AddedBy     *uuid.UUID
+	CreatedAt   time.Time
 }
 
 type HiringFinalization struct {
