@@ -72,7 +72,7 @@ func Signer(master []byte) signing.Signer { return signing.New(master, signing.P
 // TicketURL is the link a ticket's QR holds: the door's page for the
 // application, signed so that the ticket opens it.
 func TicketURL(publicURL string, s signing.Signer, id uuid.UUID) string {
-	return strings.TrimRight(publicURL, "/") + "/checkin/" + id.String() + "?sig=" + s.Sign(id.String())
+	return ticketURL(publicURL, s, id)
 }
 
 // CheckSignature verifies each signature given for the application id as
