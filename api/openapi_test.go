@@ -221,7 +221,8 @@ func TestOpenAPIFallibleOperationsList4xx(t *testing.T) {
 			t.Errorf("%s has %s but documents no 4xx response", k, strings.Join(why, ", "))
 		}
 	}
-	if exempt > 6 {
+	// Seven: the current edition's calendar (calendar.ics) joined them.
+	if exempt > 7 {
 		t.Errorf("%d operations are public and take no input; is security missing somewhere?", exempt)
 	}
 }

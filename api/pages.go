@@ -71,6 +71,8 @@ func (s *Server) pages() []webPage {
 		{"/nexus/projects", "projects.html", Admin, nil},
 		{"/nexus/projects/{id}", "projects.html", Admin, nil},
 		{"/admin/system", "system.html", Superadmin, nil},
+		{"/checkin", "checkin.html", Checkin, nil},
+		{"/checkin/{id}", "checkin.html", Checkin, nil},
 	}
 }
 

@@ -132,6 +132,7 @@ var Workflows = []struct {
 	{"Sweep", workflows.Sweep},
 	{"TermReconcile", workflows.TermReconcile},
 	{"ApplicationWindow", workflows.ApplicationWindow},
+	{"EventDay", workflows.EventDay},
 }
 
 // RegisterWorkflows adds only the workflows (enough for replay), each with

@@ -20,6 +20,8 @@ const (
 	KindEmail     Kind = "email"
 	// KindApplicationWindow is a hackathon edition's application window.
 	KindApplicationWindow Kind = "application-window"
+	// KindEventDay is a hackathon edition's event day (tickets, thanks).
+	KindEventDay Kind = "event-day"
 	// The scheduled workflows: Sweep and TermReconcile.
 	KindSweep     Kind = "sweep"
 	KindReconcile Kind = "reconcile"
@@ -30,7 +32,7 @@ const (
 // new kind is added here too (a test holds the list complete).
 var Kinds = []Kind{
 	KindHiring, KindReceipt, KindTerm, KindFoundry, KindResume, KindRsvp, KindBroadcast, KindEmail,
-	KindApplicationWindow, KindSweep, KindReconcile,
+	KindApplicationWindow, KindEventDay, KindSweep, KindReconcile,
 }
 
 // The custom search attributes every workflow carries. The Temporal server

@@ -75,6 +75,7 @@ var AutoUpgrade = []string{
 	"TermWindow",        // from a term's creation to its last window's close: months
 	"RsvpDeadline",      // from the offers to the RSVP deadline: days
 	"ApplicationWindow", // from an edition's creation to its close: months
+	"EventDay",          // from an edition's dates to a day after its end: months
 }
 
 // VersioningBehavior is how runs of a workflow type follow builds:
