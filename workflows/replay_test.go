@@ -52,6 +52,9 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/application_window.json", "ApplicationWindow", func(ctx workflow.Context, _ workflows.ApplicationWindowInput) (workflows.ApplicationWindowResult, error) {
 			return workflows.ApplicationWindowResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/event_day.json", "EventDay", func(ctx workflow.Context, _ workflows.EventDayInput) (workflows.EventDayResult, error) {
+			return workflows.EventDayResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
 			// The activity before the grace period instead of after it.
 			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})
