@@ -88,10 +88,10 @@ type Server struct {
 	codehost *codehost.Client
 	// qrSigner signs membership QR links; dkimLookup finds shops' DKIM
 	// keys (nil: the webhook answers 503).
-	qrSigner   signing.Signer
+	qrSigner signing.Signer
 	// ticketSigner signs the event day's ticket links.
 	ticketSigner signing.Signer
-	dkimLookup receipts.LookupTXT
+	dkimLookup   receipts.LookupTXT
 	// webhooks bounds the membership webhook posts handled at once, so
 	// that a storm of them (each holding a database connection while it
 	// stores, verifies and claims a receipt) cannot take every connection

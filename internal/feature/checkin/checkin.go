@@ -232,7 +232,7 @@ func CheckIn(ctx context.Context, q *db.Queries, actor uuid.UUID, id uuid.UUID, 
 	}
 	attending := a.Rsvp != nil && *a.Rsvp == "attending"
 	waitlisted := a.Decision != nil && *a.Decision == "waitlist"
-	if !attending && !(req.WalkIn && waitlisted) {
+	if !attending && (!req.WalkIn || !waitlisted) {
 		return Result{}, notAttending(a)
 	}
 	if !attending {

@@ -38,7 +38,9 @@ type EventDates struct {
 }
 
 // EventDatesOf are h's event dates.
-func EventDatesOf(h db.Hackathon) EventDates { return EventDates{StartsAt: h.StartsAt, EndsAt: h.EndsAt} }
+func EventDatesOf(h db.Hackathon) EventDates {
+	return EventDates{StartsAt: h.StartsAt, EndsAt: h.EndsAt}
+}
 
 // ReadEventDates reads edition id's event dates as they are now; an
 // edition that does not exist is db.ErrNotFound.

@@ -3413,7 +3413,7 @@ export interface components {
          * @description HackdeskKind: what a workflow is about; sweep and reconcile are the scheduled jobs
          * @enum {string}
          */
-        WorkflowKind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email" | "application-window" | "sweep" | "reconcile";
+        WorkflowKind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email" | "application-window" | "event-day" | "sweep" | "reconcile";
         FailedRun: {
             workflow_id: string;
             run_id: string;
