@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromLocation, fromScan, statusOf } from './state';
+import { fromLocation, fromScan, statusOf, tapID } from './state';
 
 import type { Person } from '$lib/services/checkin';
 
@@ -18,5 +18,12 @@ describe('the door', () => {
     expect(statusOf({ ...base, checked_in_at: '2026-01-01T00:00:00Z', checked_in_by: 'Bo' }).text).toBe('Already checked in by Bo');
     expect(statusOf({ ...base, rsvp: 'declined' }).tone).toBe('bad');
     expect(statusOf({ ...base, rsvp: null, decision: 'waitlist' }).text).toMatch(/walk-in/);
+  });
+});
+
+describe('a tap', () => {
+  it('has a version-4 UUID', () => {
+    expect(tapID()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(tapID()).not.toBe(tapID());
   });
 });
