@@ -12,6 +12,8 @@ import (
 
 	"hackdesk/app"
 	"hackdesk/dev/testenv"
+	"hackdesk/internal/feature/checkin"
+	"hackdesk/workflows"
 )
 
 // checkinStand is an edition's event day: a superadmin, a volunteer and
@@ -316,4 +318,50 @@ func TestCheckinAttendanceCSV(t *testing.T) {
 		t.Fatalf("attendance %q", rows)
 	}
 	s.super.expect(404, "GET", "/api/admin/hackathons/"+uuid.NewString()+"/attendance.csv", nil)
+}
+
+// TestEventDayWorkflow: the edition's event dates reach its EventDay
+// workflow through the outbox; with the start within a day the attending
+// applicant gets their ticket (the signed link) at once, once; dates
+// moved into the past bring the thank-you with the feedback link, and
+// the run ends.
+func TestEventDayWorkflow(t *testing.T) {
+	t.Parallel()
+	s := newCheckinStand(t, map[string]any{"feedback_url": "https://example.org/feedback"})
+	id := workflows.EventDayID(s.edition)
+	t.Cleanup(func() { _ = s.a.Temporal.TerminateWorkflow(context.Background(), id, "", "test over") })
+	_, app := s.applicant(t, "eve@example.com", testenv.Decision{Decision: "offer", Rsvp: "attending"})
+	s.applicant(t, "nope@example.com", testenv.Decision{Decision: "offer", Rsvp: "declined"})
+	soon := time.Now().Add(time.Hour)
+	s.super.expect(200, "PATCH", "/api/admin/hackathons/"+s.edition.String(),
+		map[string]any{"starts_at": rfc3339(soon), "ends_at": rfc3339(soon.Add(time.Hour))})
+	testenv.Eventually(t, 45*time.Second, func() (bool, string) {
+		return sentTo(t, s.a, "event_ticket", "eve@example.com"), "the ticket"
+	})
+	text, ok := testenv.Mail.Text(checkin.TicketKey(app))
+	if !ok || !strings.Contains(text, "/checkin/"+app.String()+"?sig=") || !strings.Contains(text, "Hall B") {
+		t.Fatalf("the ticket as sent: %q", text)
+	}
+	past := time.Now().Add(-72 * time.Hour)
+	s.super.expect(200, "PATCH", "/api/admin/hackathons/"+s.edition.String(),
+		map[string]any{"applications_open_at": rfc3339(past.Add(-24 * time.Hour)), "starts_at": rfc3339(past), "ends_at": rfc3339(past.Add(24 * time.Hour))})
+	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
+	defer cancel()
+	var res workflows.EventDayResult
+	testenv.Eventually(t, 45*time.Second, func() (bool, string) {
+		return sentTo(t, s.a, "event_thanks", "eve@example.com"), "the thank-you"
+	})
+	if err := s.a.Temporal.GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Tickets != 1 || res.Thanks != 1 || sentTo(t, s.a, "event_ticket", "nope@example.com") {
+		t.Fatalf("result %+v", res)
+	}
+	text, _ = testenv.Mail.Text(checkin.ThanksKey(app))
+	if !strings.Contains(text, "https://example.org/feedback") {
+		t.Fatalf("the thank-you as sent: %q", text)
+	}
+	if kind := searchAttribute(t, s.a, id, "HackdeskKind"); kind != "event-day" {
+		t.Errorf("HackdeskKind %q", kind)
+	}
 }
