@@ -59,6 +59,9 @@ type Deps struct {
 	// Unsubscribe signs unsubscribe tokens (from SIGNING_KEY); nil makes a
 	// broadcast batch refuse to send.
 	Unsubscribe *signing.Signer
+	// Tickets signs the event day's ticket links; nil makes the EventDay
+	// workflow's ticket emails refuse.
+	Tickets *signing.Signer
 	// BroadcastRate is BROADCAST_RATE (BroadcastActivities.Rate).
 	BroadcastRate float64
 	// DuesCents is MEMBERSHIP_DUES_CENTS.
@@ -101,7 +104,7 @@ func NewSet(d Deps) Set {
 		Receipt:   &ReceiptActivities{Store: d.Store, DuesCents: d.DuesCents},
 		Broadcast: &BroadcastActivities{Store: d.Store, Email: email, Unsubscribe: d.Unsubscribe, Rate: d.BroadcastRate},
 		Sweep:     &SweepActivities{Store: d.Store},
-		Hackathon: &HackathonActivities{Store: d.Store, Unsubscribe: d.Unsubscribe, PublicURL: d.PublicURL},
+		Hackathon: &HackathonActivities{Store: d.Store, Unsubscribe: d.Unsubscribe, Tickets: d.Tickets, PublicURL: d.PublicURL},
 		Erasure:   &ErasureActivities{Store: d.Store, Blob: d.Blob},
 		Retention: &RetentionActivities{Store: d.Store, Blob: d.Blob, RetentionDays: d.RetentionDays},
 	}

@@ -21,6 +21,9 @@ type HackathonActivities struct {
 	// Unsubscribe signs the unsubscribe links of the reminders (from
 	// SIGNING_KEY); nil makes RecordApplicationReminders refuse.
 	Unsubscribe *signing.Signer
+	// Tickets signs the event day's ticket links (from SIGNING_KEY); nil
+	// makes RecordEventTickets refuse.
+	Tickets *signing.Signer
 	// PublicURL is the worker's PUBLIC_URL: the links of a restarted
 	// ApplicationWindow whose start named none.
 	PublicURL string

@@ -8,6 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/checkin"
 	"hackdesk/internal/feature/hackathon"
 	"hackdesk/outbox"
 	"hackdesk/workflows"
@@ -62,7 +63,10 @@ func (s *Server) createHackathon(w http.ResponseWriter, r *http.Request) error {
 		if h, err = hackathon.Create(ctx, q, me, &body); err != nil {
 			return err
 		}
-		_, err = outbox.Enqueue(ctx, q, workflows.ApplicationWindowRequest(s.applicationWindowInput(h)))
+		if _, err = outbox.Enqueue(ctx, q, workflows.ApplicationWindowRequest(s.applicationWindowInput(h))); err != nil || h.StartsAt == nil {
+			return err
+		}
+		_, err = outbox.Enqueue(ctx, q, workflows.EventDayRequest(s.eventDayInput(h)))
 		return err
 	})
 	if err != nil {
@@ -90,8 +94,17 @@ func (s *Server) patchHackathon(w http.ResponseWriter, r *http.Request) error {
 	err = s.store.InTx(ctx, func(q *db.Queries) error {
 		var changed bool
 		var err error
-		if h, changed, err = hackathon.Update(ctx, q, me, id, &body); err != nil || !changed {
+		if h, changed, err = hackathon.Update(ctx, q, me, id, &body); err != nil {
 			return err
+		}
+		// New event dates reach the edition's EventDay workflow (a poke).
+		if body.StartsAt.Set || body.EndsAt.Set {
+			if _, err = outbox.Enqueue(ctx, q, workflows.EventDayRequest(s.eventDayInput(h))); err != nil {
+				return err
+			}
+		}
+		if !changed {
+			return nil
 		}
 		_, err = outbox.Enqueue(ctx, q, workflows.ApplicationWindowSignalRequest(s.applicationWindowInput(h)))
 		return err
@@ -117,4 +130,10 @@ func (s *Server) writeEdition(w http.ResponseWriter, r *http.Request, status int
 func (s *Server) applicationWindowInput(h db.Hackathon) workflows.ApplicationWindowInput {
 	return workflows.ApplicationWindowInput{HackathonID: h.ID, PublicURL: strings.TrimRight(s.cfg.PublicURL, "/"),
 		Dates: hackathon.DatesOf(h)}
+}
+
+// eventDayInput is the EventDay input (and dates) of an edition.
+func (s *Server) eventDayInput(h db.Hackathon) workflows.EventDayInput {
+	return workflows.EventDayInput{HackathonID: h.ID, PublicURL: strings.TrimRight(s.cfg.PublicURL, "/"),
+		Dates: checkin.EventDatesOf(h)}
 }

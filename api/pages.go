@@ -73,6 +73,8 @@ func (s *Server) pages() []webPage {
 		{"/nexus/projects/{id}", "projects.html", Admin, nil},
 		{"/admin/system", "system.html", Superadmin, nil},
 		{"/admin/access", "access.html", Superadmin, nil},
+		{"/checkin", "checkin.html", Checkin, nil},
+		{"/checkin/{id}", "checkin.html", Checkin, nil},
 	}
 }
 

@@ -118,10 +118,12 @@ func TestPageGate(t *testing.T) {
 		{"superadmin", &Principal{Role: "superadmin"}},
 		{"VP", &Principal{Role: "member", ExecPosition: "VP"}},
 		{"President", &Principal{Role: "member", ExecPosition: "President"}},
+		{"volunteer", &Principal{Role: "member", Volunteer: true}},
 	}
 	allowed := map[Policy]map[string]bool{
-		Public:        {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
-		Authenticated: {"member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
+		Public:        {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true, "volunteer": true},
+		Authenticated: {"member": true, "admin": true, "superadmin": true, "VP": true, "President": true, "volunteer": true},
+		Checkin:       {"admin": true, "superadmin": true, "volunteer": true},
 		Admin:         {"admin": true, "superadmin": true},
 		Superadmin:    {"superadmin": true},
 		VP:            {"superadmin": true, "VP": true, "President": true},

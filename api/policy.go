@@ -24,10 +24,13 @@ const (
 	Superadmin
 	VP
 	President
+	// Checkin is the event day's door: admins, and the volunteers of the
+	// current edition, who may use nothing else.
+	Checkin
 )
 
 func (p Policy) String() string {
-	return [...]string{"missing", "public", "authenticated", "admin", "superadmin", "VP", "President"}[p]
+	return [...]string{"missing", "public", "authenticated", "admin", "superadmin", "VP", "President", "checkin"}[p]
 }
 
 // Principal is the signed-in caller, loaded fresh on every request so that
@@ -39,6 +42,8 @@ type Principal struct {
 	Role         string // member, admin or superadmin
 	ExecPosition string // President, VP or empty
 	ExecSubteam  string
+	// Volunteer: the caller volunteers at the current edition's door.
+	Volunteer bool
 }
 
 // IsAdmin reports whether the role is admin or superadmin.
@@ -58,6 +63,8 @@ func (p *Principal) Allows(policy Policy) bool {
 		return p.ExecPosition == term.PositionVP || p.ExecPosition == term.PositionPresident
 	case President:
 		return p.ExecPosition == term.PositionPresident
+	case Checkin:
+		return p.IsAdmin() || p.Volunteer
 	}
 	return false
 }

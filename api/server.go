@@ -92,8 +92,10 @@ type Server struct {
 	codehost *codehost.Client
 	// qrSigner signs membership QR links; dkimLookup finds shops' DKIM
 	// keys (nil: the webhook answers 503).
-	qrSigner   signing.Signer
-	dkimLookup receipts.LookupTXT
+	qrSigner signing.Signer
+	// ticketSigner signs the event day's ticket links.
+	ticketSigner signing.Signer
+	dkimLookup   receipts.LookupTXT
 	// webhooks bounds the membership webhook posts handled at once, so
 	// that a storm of them (each holding a database connection while it
 	// stores, verifies and claims a receipt) cannot take every connection
@@ -154,6 +156,7 @@ func New(d Deps) *Server {
 		s.log = slog.Default()
 	}
 	s.qrSigner, s.dkimLookup = s.signers(d)
+	s.ticketSigner = s.ticketSignerOf(d)
 	s.idem = idempotency.New(d.Store, s.log)
 	s.webhooks = slots.New(d.Config.WebhookConcurrency, webhookGateWait)
 	s.uploads = slots.NewPerKey(maxUploadsPerAccount)

@@ -52,6 +52,7 @@ func (a sessionAuth) Authenticate(r *http.Request) (*Principal, error) {
 		Role:         row.Role,
 		ExecPosition: deref(row.ExecPosition),
 		ExecSubteam:  deref(row.ExecSubteam),
+		Volunteer:    row.Volunteer,
 	}, nil
 }
 

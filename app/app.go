@@ -27,6 +27,7 @@ import (
 	"hackdesk/api"
 	"hackdesk/db"
 	"hackdesk/internal/feature/broadcast"
+	"hackdesk/internal/feature/checkin"
 	"hackdesk/internal/platform/codehost"
 	"hackdesk/internal/platform/config"
 	"hackdesk/internal/platform/mail"
@@ -202,6 +203,8 @@ func (a *App) ActivityDeps() activities.Deps {
 	if key, err := a.Config.SigningKeyBytes(); err == nil {
 		signer := broadcast.UnsubscribeSigner(key)
 		d.Unsubscribe = &signer
+		tickets := checkin.Signer(key)
+		d.Tickets = &tickets
 	}
 	return d
 }

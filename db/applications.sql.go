@@ -191,7 +191,7 @@ func (q *Queries) ApplicationFillResumeType(ctx context.Context, arg Application
 }
 
 const applicationGet = `-- name: ApplicationGet :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE id = $1
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id FROM applications WHERE id = $1
 `
 
 func (q *Queries) ApplicationGet(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -240,12 +240,16 @@ func (q *Queries) ApplicationGet(ctx context.Context, id uuid.UUID) (Application
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }
 
 const applicationGetByProfile = `-- name: ApplicationGetByProfile :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id()
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id FROM applications WHERE profile_id = $1 AND hackathon_id = hackathon_current_id()
 `
 
 // The profile's application in the current edition.
@@ -295,12 +299,16 @@ func (q *Queries) ApplicationGetByProfile(ctx context.Context, profileID uuid.UU
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }
 
 const applicationGetIn = `-- name: ApplicationGetIn :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = $2
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2
 `
 
 type ApplicationGetInParams struct {
@@ -355,6 +363,10 @@ func (q *Queries) ApplicationGetIn(ctx context.Context, arg ApplicationGetInPara
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }
@@ -412,7 +424,7 @@ func (q *Queries) ApplicationHistoryByProfile(ctx context.Context, profileID uui
 const applicationInsert = `-- name: ApplicationInsert :one
 INSERT INTO applications (profile_id, hackathon_id, email)
 VALUES ($1, coalesce($2::uuid, hackathon_current_id()), $3)
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id
 `
 
 type ApplicationInsertParams struct {
@@ -468,6 +480,10 @@ func (q *Queries) ApplicationInsert(ctx context.Context, arg ApplicationInsertPa
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }
@@ -481,7 +497,7 @@ SELECT s.profile_id, $1, s.email, s.phone, s.discord, s.tshirt_size, s.dietary_r
     s.hackathons_attended, s.github_url, s.linkedin_url, s.website_url
 FROM applications s
 WHERE s.id = $2
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id
 `
 
 type ApplicationInsertCopyParams struct {
@@ -539,12 +555,16 @@ func (q *Queries) ApplicationInsertCopy(ctx context.Context, arg ApplicationInse
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }
 
 const applicationLockIn = `-- name: ApplicationLockIn :one
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 AND hackathon_id = $2 FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id FROM applications WHERE profile_id = $1 AND hackathon_id = $2 FOR UPDATE
 `
 
 type ApplicationLockInParams struct {
@@ -599,6 +619,10 @@ func (q *Queries) ApplicationLockIn(ctx context.Context, arg ApplicationLockInPa
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }
@@ -608,7 +632,7 @@ WITH mine AS MATERIALIZED (
     SELECT coalesce((SELECT m.team_members FROM applications m
                      WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team
 )
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, a.waiver_accepted_at, a.checked_in_at, a.checked_in_by, a.checkin_client_id,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = (
@@ -691,13 +715,17 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg Applic
 		&i.Application.HackathonID,
 		&i.Application.PurgedAt,
 		&i.Application.ErasedAt,
+		&i.Application.WaiverAcceptedAt,
+		&i.Application.CheckedInAt,
+		&i.Application.CheckedInBy,
+		&i.Application.CheckinClientID,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
 }
 
 const applicationOwnerView = `-- name: ApplicationOwnerView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, a.waiver_accepted_at, a.checked_in_at, a.checked_in_by, a.checkin_client_id,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.profile_id = $1 AND a.hackathon_id = hackathon_current_id()
@@ -756,6 +784,10 @@ func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID)
 		&i.Application.HackathonID,
 		&i.Application.PurgedAt,
 		&i.Application.ErasedAt,
+		&i.Application.WaiverAcceptedAt,
+		&i.Application.CheckedInAt,
+		&i.Application.CheckedInBy,
+		&i.Application.CheckinClientID,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -842,7 +874,7 @@ func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg Application
 }
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at,
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, a.waiver_accepted_at, a.checked_in_at, a.checked_in_by, a.checkin_client_id,
        application_team_names(a.team_members)::jsonb AS team_members_with_names
 FROM applications a
 WHERE a.id = $1 AND a.erased_at IS NULL
@@ -901,6 +933,10 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.HackathonID,
 		&i.Application.PurgedAt,
 		&i.Application.ErasedAt,
+		&i.Application.WaiverAcceptedAt,
+		&i.Application.CheckedInAt,
+		&i.Application.CheckedInBy,
+		&i.Application.CheckinClientID,
 		&i.TeamMembersWithNames,
 	)
 	return i, err
@@ -947,7 +983,7 @@ func (q *Queries) ApplicationSetResume(ctx context.Context, arg ApplicationSetRe
 const applicationSubmit = `-- name: ApplicationSubmit :one
 UPDATE applications SET status = 'submitted', submitted_at = now(), updated_at = now()
 WHERE id = $1 AND status = 'draft'
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id
 `
 
 func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Application, error) {
@@ -996,6 +1032,10 @@ func (q *Queries) ApplicationSubmit(ctx context.Context, id uuid.UUID) (Applicat
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }
@@ -1153,7 +1193,7 @@ func (q *Queries) ApplicationsDeclineOpenOffers(ctx context.Context, profileID u
 }
 
 const applicationsLockByProfile = `-- name: ApplicationsLockByProfile :many
-SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
+SELECT id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id FROM applications WHERE profile_id = $1 ORDER BY id FOR UPDATE
 `
 
 // Every application of the profile, locked (in id order): what holds a
@@ -1210,6 +1250,10 @@ func (q *Queries) ApplicationsLockByProfile(ctx context.Context, profileID uuid.
 			&i.HackathonID,
 			&i.PurgedAt,
 			&i.ErasedAt,
+			&i.WaiverAcceptedAt,
+			&i.CheckedInAt,
+			&i.CheckedInBy,
+			&i.CheckinClientID,
 		); err != nil {
 			return nil, err
 		}
@@ -1444,6 +1488,82 @@ func (q *Queries) DecisionLockApplications(ctx context.Context, arg DecisionLock
 	return items, nil
 }
 
+const rsvpDetailsSet = `-- name: RsvpDetailsSet :one
+UPDATE applications SET tshirt_size = $1, dietary_restrictions = $2,
+    waiver_accepted_at = CASE WHEN $3::boolean THEN coalesce(waiver_accepted_at, now()) ELSE waiver_accepted_at END,
+    updated_at = now()
+WHERE id = $4
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id
+`
+
+type RsvpDetailsSetParams struct {
+	TshirtSize          *string
+	DietaryRestrictions *string
+	WaiverAccepted      bool
+	ID                  uuid.UUID
+}
+
+// The RSVP's confirmations: the T-shirt size and dietary restrictions
+// (the application's, confirmed or changed) and the waiver's acceptance.
+func (q *Queries) RsvpDetailsSet(ctx context.Context, arg RsvpDetailsSetParams) (Application, error) {
+	row := q.db.QueryRow(ctx, rsvpDetailsSet,
+		arg.TshirtSize,
+		arg.DietaryRestrictions,
+		arg.WaiverAccepted,
+		arg.ID,
+	)
+	var i Application
+	err := row.Scan(
+		&i.ID,
+		&i.ProfileID,
+		&i.Status,
+		&i.Email,
+		&i.Phone,
+		&i.Discord,
+		&i.TshirtSize,
+		&i.DietaryRestrictions,
+		&i.Age,
+		&i.Country,
+		&i.Gender,
+		&i.Ethnicity,
+		&i.University,
+		&i.Program,
+		&i.YearOfStudy,
+		&i.ExperienceLevel,
+		&i.HackathonsAttended,
+		&i.GithubUrl,
+		&i.LinkedinUrl,
+		&i.WebsiteUrl,
+		&i.ResumeKey,
+		&i.ResumeName,
+		&i.Q1Answer,
+		&i.Q2Answer,
+		&i.TeamMembers,
+		&i.CocAgreed,
+		&i.InfoShareAuthorized,
+		&i.MarketingOptIn,
+		&i.ReviewCount,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.SubmittedAt,
+		&i.Decision,
+		&i.DecidedAt,
+		&i.RsvpDeadline,
+		&i.Rsvp,
+		&i.RsvpAt,
+		&i.PositionIds,
+		&i.ResumeType,
+		&i.HackathonID,
+		&i.PurgedAt,
+		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
+	)
+	return i, err
+}
+
 const rsvpErasedOffers = `-- name: RsvpErasedOffers :one
 SELECT count(*)::integer FROM applications
 WHERE id = ANY($1::uuid[]) AND decision = 'offer' AND rsvp = 'declined'
@@ -1498,7 +1618,7 @@ func (q *Queries) RsvpExpireOffers(ctx context.Context, arg RsvpExpireOffersPara
 }
 
 const rsvpLockByProfile = `-- name: RsvpLockByProfile :one
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, a.waiver_accepted_at, a.checked_in_at, a.checked_in_by, a.checkin_client_id, (a.rsvp_deadline IS NOT NULL AND now() < a.rsvp_deadline)::boolean AS open
 FROM applications a
 WHERE a.profile_id = $1
 ORDER BY (a.decision = 'offer' AND a.rsvp IS DISTINCT FROM 'expired' AND now() < a.rsvp_deadline) IS TRUE DESC,
@@ -1563,6 +1683,10 @@ func (q *Queries) RsvpLockByProfile(ctx context.Context, profileID uuid.UUID) (R
 		&i.Application.HackathonID,
 		&i.Application.PurgedAt,
 		&i.Application.ErasedAt,
+		&i.Application.WaiverAcceptedAt,
+		&i.Application.CheckedInAt,
+		&i.Application.CheckedInBy,
+		&i.Application.CheckinClientID,
 		&i.Open,
 	)
 	return i, err
@@ -1628,7 +1752,7 @@ const rsvpSet = `-- name: RsvpSet :one
 UPDATE applications SET rsvp = $1::text, rsvp_at = now(), updated_at = now()
 WHERE id = $2 AND decision = 'offer' AND now() < rsvp_deadline
   AND (rsvp IS NULL OR rsvp IN ('attending', 'declined'))
-RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at
+RETURNING id, profile_id, status, email, phone, discord, tshirt_size, dietary_restrictions, age, country, gender, ethnicity, university, program, year_of_study, experience_level, hackathons_attended, github_url, linkedin_url, website_url, resume_key, resume_name, q1_answer, q2_answer, team_members, coc_agreed, info_share_authorized, marketing_opt_in, review_count, created_at, updated_at, submitted_at, decision, decided_at, rsvp_deadline, rsvp, rsvp_at, position_ids, resume_type, hackathon_id, purged_at, erased_at, waiver_accepted_at, checked_in_at, checked_in_by, checkin_client_id
 `
 
 type RsvpSetParams struct {
@@ -1682,6 +1806,10 @@ func (q *Queries) RsvpSet(ctx context.Context, arg RsvpSetParams) (Application, 
 		&i.HackathonID,
 		&i.PurgedAt,
 		&i.ErasedAt,
+		&i.WaiverAcceptedAt,
+		&i.CheckedInAt,
+		&i.CheckedInBy,
+		&i.CheckinClientID,
 	)
 	return i, err
 }

@@ -56,7 +56,7 @@ func (q *Queries) ExportApplicationEvents(ctx context.Context, profileID uuid.UU
 }
 
 const exportApplications = `-- name: ExportApplications :many
-SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, h.name AS hackathon_name
+SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, a.waiver_accepted_at, a.checked_in_at, a.checked_in_by, a.checkin_client_id, h.name AS hackathon_name
 FROM applications a
 JOIN hackathons h ON h.id = a.hackathon_id
 WHERE a.profile_id = $1
@@ -121,6 +121,10 @@ func (q *Queries) ExportApplications(ctx context.Context, profileID uuid.UUID) (
 			&i.Application.HackathonID,
 			&i.Application.PurgedAt,
 			&i.Application.ErasedAt,
+			&i.Application.WaiverAcceptedAt,
+			&i.Application.CheckedInAt,
+			&i.Application.CheckedInBy,
+			&i.Application.CheckinClientID,
 			&i.HackathonName,
 		); err != nil {
 			return nil, err

@@ -52,7 +52,7 @@ func (q *Queries) HackathonClearCurrent(ctx context.Context, id uuid.UUID) error
 }
 
 const hackathonCurrent = `-- name: HackathonCurrent :one
-SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by FROM hackathons WHERE current
+SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by, venue, waiver_url, feedback_url FROM hackathons WHERE current
 `
 
 func (q *Queries) HackathonCurrent(ctx context.Context) (Hackathon, error) {
@@ -71,12 +71,15 @@ func (q *Queries) HackathonCurrent(ctx context.Context) (Hackathon, error) {
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SavedBy,
+		&i.Venue,
+		&i.WaiverUrl,
+		&i.FeedbackUrl,
 	)
 	return i, err
 }
 
 const hackathonCurrentAt = `-- name: HackathonCurrentAt :one
-SELECT h.id, h.name, h.applications_open_at, h.applications_close_at, h.starts_at, h.ends_at, h.capacity, h.announce, h.current, h.created_at, h.updated_at, h.saved_by, now()::timestamptz AS db_now FROM hackathons h WHERE h.current
+SELECT h.id, h.name, h.applications_open_at, h.applications_close_at, h.starts_at, h.ends_at, h.capacity, h.announce, h.current, h.created_at, h.updated_at, h.saved_by, h.venue, h.waiver_url, h.feedback_url, now()::timestamptz AS db_now FROM hackathons h WHERE h.current
 `
 
 type HackathonCurrentAtRow struct {
@@ -103,6 +106,9 @@ func (q *Queries) HackathonCurrentAt(ctx context.Context) (HackathonCurrentAtRow
 		&i.Hackathon.CreatedAt,
 		&i.Hackathon.UpdatedAt,
 		&i.Hackathon.SavedBy,
+		&i.Hackathon.Venue,
+		&i.Hackathon.WaiverUrl,
+		&i.Hackathon.FeedbackUrl,
 		&i.DbNow,
 	)
 	return i, err
@@ -150,7 +156,7 @@ func (q *Queries) HackathonDraftOwners(ctx context.Context, hackathonID uuid.UUI
 }
 
 const hackathonGet = `-- name: HackathonGet :one
-SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by FROM hackathons WHERE id = $1
+SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by, venue, waiver_url, feedback_url FROM hackathons WHERE id = $1
 `
 
 func (q *Queries) HackathonGet(ctx context.Context, id uuid.UUID) (Hackathon, error) {
@@ -169,16 +175,19 @@ func (q *Queries) HackathonGet(ctx context.Context, id uuid.UUID) (Hackathon, er
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SavedBy,
+		&i.Venue,
+		&i.WaiverUrl,
+		&i.FeedbackUrl,
 	)
 	return i, err
 }
 
 const hackathonInsert = `-- name: HackathonInsert :one
 INSERT INTO hackathons (name, applications_open_at, applications_close_at, starts_at, ends_at, capacity,
-                        announce, saved_by)
+                        announce, saved_by, venue, waiver_url, feedback_url)
 VALUES ($1, $2, $3, $4, $5, $6,
-        $7, $8)
-RETURNING id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by
+        $7, $8, $9, $10, $11)
+RETURNING id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by, venue, waiver_url, feedback_url
 `
 
 type HackathonInsertParams struct {
@@ -190,6 +199,9 @@ type HackathonInsertParams struct {
 	Capacity            *int32
 	Announce            bool
 	SavedBy             *uuid.UUID
+	Venue               *string
+	WaiverUrl           *string
+	FeedbackUrl         *string
 }
 
 func (q *Queries) HackathonInsert(ctx context.Context, arg HackathonInsertParams) (Hackathon, error) {
@@ -202,6 +214,9 @@ func (q *Queries) HackathonInsert(ctx context.Context, arg HackathonInsertParams
 		arg.Capacity,
 		arg.Announce,
 		arg.SavedBy,
+		arg.Venue,
+		arg.WaiverUrl,
+		arg.FeedbackUrl,
 	)
 	var i Hackathon
 	err := row.Scan(
@@ -217,12 +232,15 @@ func (q *Queries) HackathonInsert(ctx context.Context, arg HackathonInsertParams
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SavedBy,
+		&i.Venue,
+		&i.WaiverUrl,
+		&i.FeedbackUrl,
 	)
 	return i, err
 }
 
 const hackathonList = `-- name: HackathonList :many
-SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by FROM hackathons ORDER BY applications_open_at DESC, created_at DESC, id
+SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by, venue, waiver_url, feedback_url FROM hackathons ORDER BY applications_open_at DESC, created_at DESC, id
 `
 
 // Every edition, the latest opening first (a club has one a year).
@@ -248,6 +266,9 @@ func (q *Queries) HackathonList(ctx context.Context) ([]Hackathon, error) {
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.SavedBy,
+			&i.Venue,
+			&i.WaiverUrl,
+			&i.FeedbackUrl,
 		); err != nil {
 			return nil, err
 		}
@@ -260,7 +281,7 @@ func (q *Queries) HackathonList(ctx context.Context) ([]Hackathon, error) {
 }
 
 const hackathonListFutureWindows = `-- name: HackathonListFutureWindows :many
-SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by FROM hackathons
+SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by, venue, waiver_url, feedback_url FROM hackathons
 WHERE applications_open_at > $1::timestamptz OR applications_close_at > $1::timestamptz
 ORDER BY created_at, id
 `
@@ -290,6 +311,9 @@ func (q *Queries) HackathonListFutureWindows(ctx context.Context, now time.Time)
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.SavedBy,
+			&i.Venue,
+			&i.WaiverUrl,
+			&i.FeedbackUrl,
 		); err != nil {
 			return nil, err
 		}
@@ -302,7 +326,7 @@ func (q *Queries) HackathonListFutureWindows(ctx context.Context, now time.Time)
 }
 
 const hackathonLock = `-- name: HackathonLock :one
-SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by FROM hackathons WHERE id = $1 FOR UPDATE
+SELECT id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by, venue, waiver_url, feedback_url FROM hackathons WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) HackathonLock(ctx context.Context, id uuid.UUID) (Hackathon, error) {
@@ -321,6 +345,9 @@ func (q *Queries) HackathonLock(ctx context.Context, id uuid.UUID) (Hackathon, e
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SavedBy,
+		&i.Venue,
+		&i.WaiverUrl,
+		&i.FeedbackUrl,
 	)
 	return i, err
 }
@@ -377,9 +404,10 @@ const hackathonUpdate = `-- name: HackathonUpdate :one
 UPDATE hackathons SET
     name = $1, applications_open_at = $2, applications_close_at = $3,
     starts_at = $4, ends_at = $5, capacity = $6, announce = $7,
-    saved_by = $8, updated_at = now()
-WHERE id = $9
-RETURNING id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by
+    venue = $8, waiver_url = $9, feedback_url = $10,
+    saved_by = $11, updated_at = now()
+WHERE id = $12
+RETURNING id, name, applications_open_at, applications_close_at, starts_at, ends_at, capacity, announce, current, created_at, updated_at, saved_by, venue, waiver_url, feedback_url
 `
 
 type HackathonUpdateParams struct {
@@ -390,6 +418,9 @@ type HackathonUpdateParams struct {
 	EndsAt              *time.Time
 	Capacity            *int32
 	Announce            bool
+	Venue               *string
+	WaiverUrl           *string
+	FeedbackUrl         *string
 	SavedBy             *uuid.UUID
 	ID                  uuid.UUID
 }
@@ -403,6 +434,9 @@ func (q *Queries) HackathonUpdate(ctx context.Context, arg HackathonUpdateParams
 		arg.EndsAt,
 		arg.Capacity,
 		arg.Announce,
+		arg.Venue,
+		arg.WaiverUrl,
+		arg.FeedbackUrl,
 		arg.SavedBy,
 		arg.ID,
 	)
@@ -420,6 +454,9 @@ func (q *Queries) HackathonUpdate(ctx context.Context, arg HackathonUpdateParams
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SavedBy,
+		&i.Venue,
+		&i.WaiverUrl,
+		&i.FeedbackUrl,
 	)
 	return i, err
 }

@@ -64,6 +64,10 @@ type Application struct {
 	HackathonID         uuid.UUID
 	PurgedAt            *time.Time
 	ErasedAt            *time.Time
+	WaiverAcceptedAt    *time.Time
+	CheckedInAt         *time.Time
+	CheckedInBy         *uuid.UUID
+	CheckinClientID     *uuid.UUID
 }
 
 type ApplicationAnswer struct {
@@ -218,6 +222,16 @@ type Hackathon struct {
 	CreatedAt           time.Time
 	UpdatedAt           time.Time
 	SavedBy             *uuid.UUID
+	Venue               *string
+	WaiverUrl           *string
+	FeedbackUrl         *string
+}
+
+type HackathonVolunteer struct {
+	HackathonID uuid.UUID
+	ProfileID   uuid.UUID
+	AddedBy     *uuid.UUID
+	CreatedAt   time.Time
 }
 
 type HiringFinalization struct {

@@ -142,6 +142,9 @@ type Querier interface {
 	// ended (or, with no end, closed) before @ended_before, with their résumé
 	// keys.
 	ApplicationsRetentionBatch(ctx context.Context, arg ApplicationsRetentionBatchParams) ([]ApplicationsRetentionBatchRow, error)
+	// The attendance list, a page at a time (keyset on id): the attending and
+	// those checked in.
+	AttendanceRows(ctx context.Context, arg AttendanceRowsParams) ([]AttendanceRowsRow, error)
 	AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams) (AuthToken, error)
 	// A live token of the purpose with its account's email and name, without
 	// using it: reset-password checks the token (and the new password against
@@ -195,6 +198,28 @@ type Querier interface {
 	// batch. No row: the broadcast is unknown or has ended.
 	BroadcastRequestCancel(ctx context.Context, id uuid.UUID) (Broadcast, error)
 	BroadcastSetTotal(ctx context.Context, arg BroadcastSetTotalParams) (Broadcast, error)
+	// An edition's T-shirt sizes and dietary restrictions (normalized:
+	// trimmed, case-folded) among the attending, each with how many of them
+	// are checked in.
+	CateringCounts(ctx context.Context, hackathonID uuid.UUID) ([]CateringCountsRow, error)
+	// How many of an edition are attending (walk-ins included: they hold an
+	// accepted offer) and how many are checked in.
+	CheckinAttending(ctx context.Context, hackathonID uuid.UUID) (CheckinAttendingRow, error)
+	// The application being checked in, locked, and the edition's load:
+	// attending, and the walk-ins (accepted offers recorded at the door).
+	CheckinLock(ctx context.Context, id uuid.UUID) (Application, error)
+	// One application as the door sees it: the person, their team's names,
+	// their RSVP and check-in (with the name of who checked them in).
+	CheckinPerson(ctx context.Context, id uuid.UUID) (CheckinPersonRow, error)
+	// The door's search: the current edition's attending and waitlisted
+	// applicants whose name or email holds the text, at most 10.
+	CheckinSearch(ctx context.Context, arg CheckinSearchParams) ([]CheckinSearchRow, error)
+	CheckinSet(ctx context.Context, arg CheckinSetParams) (*time.Time, error)
+	// Undoes a check-in made less than 10 minutes ago (the database's clock).
+	CheckinUndo(ctx context.Context, id uuid.UUID) (int64, error)
+	// A waitlisted applicant let in at the door: an accepted offer, in one
+	// statement (the caller has checked the capacity under the edition's lock).
+	CheckinWalkIn(ctx context.Context, id uuid.UUID) (Application, error)
 	DBNow(ctx context.Context) (time.Time, error)
 	// One edition's funnel. Every application falls in exactly one breakdown bucket. An offer past its
 	// deadline without an answer counts as expired even before the RsvpDeadline
@@ -250,6 +275,9 @@ type Querier interface {
 	// Retention: up to max_rows settled (sent or failed) emails recorded
 	// before @before lose their address, subject and bodies.
 	EmailsPurgeOlderThan(ctx context.Context, arg EmailsPurgeOlderThanParams) (int64, error)
+	// An edition's attending applicants (confirmed accounts), for the ticket
+	// and thank-you emails.
+	EventTicketRecipients(ctx context.Context, hackathonID uuid.UUID) ([]EventTicketRecipientsRow, error)
 	// The people a kind's form of a term is for (holders of an exec role of
 	// role_term_id: active ones for onboarding, ended ones too for returning)
 	// who have not submitted it, with that role; a VP passes their subteam, a
@@ -616,6 +644,9 @@ type Querier interface {
 	// An application's reviews with their reviewers, each with its total and
 	// its z-score within the application's edition (review_scores).
 	ReviewsForApplication(ctx context.Context, arg ReviewsForApplicationParams) ([]ReviewsForApplicationRow, error)
+	// The RSVP's confirmations: the T-shirt size and dietary restrictions
+	// (the application's, confirmed or changed) and the waiver's acceptance.
+	RsvpDetailsSet(ctx context.Context, arg RsvpDetailsSetParams) (Application, error)
 	// How many offers of a decision batch (ids) were declined by their
 	// person's erasure before the deadline: places freed like expired ones.
 	RsvpErasedOffers(ctx context.Context, ids []uuid.UUID) (int32, error)
@@ -720,6 +751,12 @@ type Querier interface {
 	TermWindowCloseGet(ctx context.Context, arg TermWindowCloseGetParams) (TermWindowClosing, error)
 	// Records a window's close with how many had submitted by then.
 	TermWindowCloseRecord(ctx context.Context, arg TermWindowCloseRecordParams) (TermWindowClosing, error)
+	// The caller's ticket: their current edition's application when attending.
+	TicketOwn(ctx context.Context, profileID uuid.UUID) (TicketOwnRow, error)
+	VolunteerAdd(ctx context.Context, arg VolunteerAddParams) error
+	VolunteerList(ctx context.Context, hackathonID uuid.UUID) ([]VolunteerListRow, error)
+	VolunteerOfCurrent(ctx context.Context, profileID uuid.UUID) (bool, error)
+	VolunteerRemove(ctx context.Context, arg VolunteerRemoveParams) (int64, error)
 	// Records a webhook token with the SHA-256 of the email it came with and
 	// returns the SHA-256 the token is bound to: the given one when the token
 	// is new, the first one when it was seen before.

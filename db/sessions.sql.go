@@ -87,7 +87,9 @@ const sessionPrincipal = `-- name: SessionPrincipal :one
 SELECT s.id AS session_id, s.created_at, s.last_seen_at, s.expires_at,
        now()::timestamptz AS db_now,
        p.id AS profile_id, p.email, p.role,
-       e.position AS exec_position, e.subteam AS exec_subteam
+       e.position AS exec_position, e.subteam AS exec_subteam,
+       EXISTS (SELECT 1 FROM hackathon_volunteers v
+               WHERE v.profile_id = p.id AND v.hackathon_id = hackathon_current_id())::boolean AS volunteer
 FROM sessions s
 JOIN profiles p ON p.id = s.profile_id
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active
@@ -109,6 +111,7 @@ type SessionPrincipalRow struct {
 	Role         string
 	ExecPosition *string
 	ExecSubteam  *string
+	Volunteer    bool
 }
 
 // The caller behind a session token: not revoked and not past its stored
@@ -130,6 +133,7 @@ func (q *Queries) SessionPrincipal(ctx context.Context, tokenHash []byte) (Sessi
 		&i.Role,
 		&i.ExecPosition,
 		&i.ExecSubteam,
+		&i.Volunteer,
 	)
 	return i, err
 }

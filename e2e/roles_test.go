@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -30,14 +31,17 @@ var callers = []caller{
 	{name: "superadmin", role: "superadmin", email: "super@example.com"},
 	{name: "VP", role: "member", exec: "VP", email: "vp@example.com"},
 	{name: "President", role: "member", exec: "President", email: "president@example.com"},
+	// A member who volunteers at the current edition's door.
+	{name: "volunteer", role: "member", email: "volunteer@example.com"},
 }
 
 // allowed is the expected outcome of the policy table, written out here
 // independently of the code under test.
 var allowed = map[string]map[string]bool{
-	"public":        {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
-	"webhook":       {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
-	"authenticated": {"member": true, "admin": true, "superadmin": true, "VP": true, "President": true},
+	"public":        {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true, "volunteer": true},
+	"webhook":       {"anonymous": true, "member": true, "admin": true, "superadmin": true, "VP": true, "President": true, "volunteer": true},
+	"authenticated": {"member": true, "admin": true, "superadmin": true, "VP": true, "President": true, "volunteer": true},
+	"checkin":       {"admin": true, "superadmin": true, "volunteer": true},
 	"admin":         {"admin": true, "superadmin": true},
 	"superadmin":    {"superadmin": true},
 	"VP":            {"superadmin": true, "VP": true, "President": true},
@@ -62,6 +66,10 @@ func TestRoleMatrix(t *testing.T) {
 			testenv.ExecRole(t, a.Store, p.ID, testenv.ExecRoleOpts{Position: c.exec, Subteam: "design"})
 		}
 		ids[c.name] = p.ID
+	}
+	if _, err := a.Store.Pool().Exec(context.Background(),
+		`INSERT INTO hackathon_volunteers (hackathon_id, profile_id) VALUES (hackathon_current_id(), $1)`, ids["volunteer"]); err != nil {
+		t.Fatal(err)
 	}
 
 	srv := api.New(api.Deps{Config: a.Config, Store: a.Store, Temporal: a.Temporal, Logger: a.Log})

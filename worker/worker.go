@@ -134,6 +134,7 @@ var Workflows = []struct {
 	{"ApplicationWindow", workflows.ApplicationWindow},
 	{"AccountErasure", workflows.AccountErasure},
 	{"Retention", workflows.Retention},
+	{"EventDay", workflows.EventDay},
 }
 
 // RegisterWorkflows adds only the workflows (enough for replay), each with

@@ -27,7 +27,7 @@ func TestVersioningBehaviors(t *testing.T) {
 	if len(r.got) != len(worker.Workflows) || len(r.got) < 11 {
 		t.Fatalf("%d workflows registered, want each of the %d", len(r.got), len(worker.Workflows))
 	}
-	autoUpgrade := []string{"RsvpDeadline", "TermWindow", "ApplicationWindow", "AccountErasure"}
+	autoUpgrade := []string{"RsvpDeadline", "TermWindow", "ApplicationWindow", "AccountErasure", "EventDay"}
 	for name, o := range r.got {
 		want := workflow.VersioningBehaviorPinned
 		if slices.Contains(autoUpgrade, name) {

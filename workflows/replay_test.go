@@ -60,6 +60,9 @@ func TestReplayCatchesNondeterminism(t *testing.T) {
 		{"testdata/retention.json", "Retention", func(ctx workflow.Context) (workflows.RetentionResult, error) {
 			return workflows.RetentionResult{}, sleepFirst(ctx)
 		}},
+		{"testdata/event_day.json", "EventDay", func(ctx workflow.Context, _ workflows.EventDayInput) (workflows.EventDayResult, error) {
+			return workflows.EventDayResult{}, sleepFirst(ctx)
+		}},
 		{"testdata/resume_cleanup_deleted.json", "ResumeCleanup", func(ctx workflow.Context, in workflows.ResumeCleanupInput) (workflows.ResumeCleanupResult, error) {
 			// The activity before the grace period instead of after it.
 			ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: time.Minute})

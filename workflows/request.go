@@ -22,6 +22,8 @@ const (
 	KindApplicationWindow Kind = "application-window"
 	// KindErase is an account's erasure (subject: the profile id).
 	KindErase Kind = "erase"
+	// KindEventDay is a hackathon edition's event day (tickets, thanks).
+	KindEventDay Kind = "event-day"
 	// The scheduled workflows: Sweep, TermReconcile and Retention.
 	KindSweep     Kind = "sweep"
 	KindReconcile Kind = "reconcile"
@@ -33,7 +35,7 @@ const (
 // new kind is added here too (a test holds the list complete).
 var Kinds = []Kind{
 	KindHiring, KindReceipt, KindTerm, KindFoundry, KindResume, KindRsvp, KindBroadcast, KindEmail,
-	KindApplicationWindow, KindErase, KindSweep, KindReconcile, KindRetention,
+	KindApplicationWindow, KindEventDay, KindErase, KindSweep, KindReconcile, KindRetention,
 }
 
 // The custom search attributes every workflow carries. The Temporal server

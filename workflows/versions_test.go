@@ -45,6 +45,7 @@ func TestWorkflowVersionsHaveHistories(t *testing.T) {
 	// every run of it records the marker.
 	bornAfter := map[string][]string{
 		"ApplicationWindow": {"send-all-bounded"},
+		"EventDay":          {"send-all-bounded"},
 	}
 	changes := sourceChanges(t)
 	histories := recordedHistories(t)

@@ -76,6 +76,7 @@ var AutoUpgrade = []string{
 	"RsvpDeadline",      // from the offers to the RSVP deadline: days
 	"ApplicationWindow", // from an edition's creation to its close: months
 	"AccountErasure",    // from a deletion request through its grace period: a week
+	"EventDay",          // from an edition's dates to a day after its end: months
 }
 
 // VersioningBehavior is how runs of a workflow type follow builds:

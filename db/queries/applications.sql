@@ -391,3 +391,12 @@ LIMIT @max_rows;
 -- has none there: the actor's side of the conflict-of-interest rule.
 SELECT coalesce((SELECT a.team_members FROM applications a
                  WHERE a.profile_id = @profile_id AND a.hackathon_id = @hackathon_id), '')::text AS team_members;
+
+-- name: RsvpDetailsSet :one
+-- The RSVP's confirmations: the T-shirt size and dietary restrictions
+-- (the application's, confirmed or changed) and the waiver's acceptance.
+UPDATE applications SET tshirt_size = @tshirt_size, dietary_restrictions = @dietary_restrictions,
+    waiver_accepted_at = CASE WHEN @waiver_accepted::boolean THEN coalesce(waiver_accepted_at, now()) ELSE waiver_accepted_at END,
+    updated_at = now()
+WHERE id = @id
+RETURNING *;

@@ -1,8 +1,8 @@
 -- name: HackathonInsert :one
 INSERT INTO hackathons (name, applications_open_at, applications_close_at, starts_at, ends_at, capacity,
-                        announce, saved_by)
+                        announce, saved_by, venue, waiver_url, feedback_url)
 VALUES (@name, @applications_open_at, @applications_close_at, @starts_at, @ends_at, @capacity,
-        @announce, @saved_by)
+        @announce, @saved_by, @venue, @waiver_url, @feedback_url)
 RETURNING *;
 
 -- name: HackathonGet :one
@@ -28,6 +28,7 @@ SELECT sqlc.embed(h), now()::timestamptz AS db_now FROM hackathons h WHERE h.cur
 UPDATE hackathons SET
     name = @name, applications_open_at = @applications_open_at, applications_close_at = @applications_close_at,
     starts_at = @starts_at, ends_at = @ends_at, capacity = @capacity, announce = @announce,
+    venue = @venue, waiver_url = @waiver_url, feedback_url = @feedback_url,
     saved_by = @saved_by, updated_at = now()
 WHERE id = @id
 RETURNING *;

@@ -12,7 +12,9 @@ RETURNING *;
 SELECT s.id AS session_id, s.created_at, s.last_seen_at, s.expires_at,
        now()::timestamptz AS db_now,
        p.id AS profile_id, p.email, p.role,
-       e.position AS exec_position, e.subteam AS exec_subteam
+       e.position AS exec_position, e.subteam AS exec_subteam,
+       EXISTS (SELECT 1 FROM hackathon_volunteers v
+               WHERE v.profile_id = p.id AND v.hackathon_id = hackathon_current_id())::boolean AS volunteer
 FROM sessions s
 JOIN profiles p ON p.id = s.profile_id
 LEFT JOIN exec_roles e ON e.profile_id = p.id AND e.active

@@ -152,6 +152,14 @@ func TestDemoEditions(t *testing.T) {
 		   WHERE p.email = 'applicant@` + seed.DemoDomain + `'`: 1,
 		`SELECT count(*) FROM reviewer_stats s JOIN hackathons h ON h.id = s.hackathon_id
 		   WHERE h.name = '` + seed.DemoCurrentHackathon + `'`: 1,
+		// The event day: some of last year's attendees were checked in;
+		// this year three attend and one is waitlisted.
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoPastHackathon + `' AND a.checked_in_at IS NOT NULL`: 3,
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoCurrentHackathon + `' AND a.rsvp = 'attending'`: 3,
+		`SELECT count(*) FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		   WHERE h.name = '` + seed.DemoCurrentHackathon + `' AND a.decision = 'waitlist'`: 1,
 	} {
 		if got := count(t, pool, q); got != want {
 			t.Errorf("%s = %d, want %d", q, got, want)

@@ -127,6 +127,32 @@ func demoEditions(ctx context.Context, store *db.Store) (bool, error) {
 		  SELECT a.id, a.profile_id, 'rsvp', jsonb_build_object('attending', a.rsvp = 'attending', 'previous', NULL), a.rsvp_at
 		  FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
 		  WHERE h.name = $1 AND a.rsvp IN ('attending', 'declined')`, []any{DemoPastHackathon}},
+		// The event day: both editions have a venue; last year three of
+		// the four who came were checked in at the door (one by a walk-in
+		// volunteer's hand would look the same); this year three of the
+		// submitted hold an accepted offer with their diet and T-shirt
+		// confirmed, and one is on the waitlist (a possible walk-in).
+		{`UPDATE hackathons SET venue = 'Engineering Building, Memorial University, St. John''s',
+		      feedback_url = 'https://example.org/hackathon-feedback' WHERE name IN ($1, $2)`, []any{DemoPastHackathon, DemoCurrentHackathon}},
+		{`WITH came AS (
+		      SELECT a.id, row_number() OVER (ORDER BY a.id) AS n
+		      FROM applications a JOIN hackathons h ON h.id = a.hackathon_id
+		      WHERE h.name = $1 AND a.rsvp = 'attending')
+		  UPDATE applications a SET checked_in_at = h.starts_at + came.n * interval '7 minutes', checked_in_by = s.id,
+		      dietary_restrictions = (ARRAY['Vegetarian', 'vegan', NULL])[came.n]
+		  FROM came, hackathons h, profiles s
+		  WHERE a.id = came.id AND h.name = $1 AND came.n <= 3 AND s.email = 'superadmin@' || $2`, []any{DemoPastHackathon, DemoDomain}},
+		{`WITH sub AS (
+		      SELECT a.id, row_number() OVER (ORDER BY p.email) AS n
+		      FROM applications a JOIN hackathons h ON h.id = a.hackathon_id JOIN profiles p ON p.id = a.profile_id
+		      WHERE h.name = $1 AND a.status = 'submitted')
+		  UPDATE applications a SET
+		      decision = CASE WHEN n <= 3 THEN 'offer' ELSE 'waitlist' END, decided_at = now() - interval '1 day',
+		      rsvp_deadline = CASE WHEN n <= 3 THEN now() + interval '6 days' END,
+		      rsvp = CASE WHEN n <= 3 THEN 'attending' END, rsvp_at = CASE WHEN n <= 3 THEN now() - interval '12 hours' END,
+		      tshirt_size = (ARRAY['S', 'M', 'L', 'M'])[n],
+		      dietary_restrictions = (ARRAY['Vegetarian', NULL, 'Halal', NULL])[n]
+		  FROM sub WHERE a.id = sub.id AND sub.n <= 4`, []any{DemoCurrentHackathon}},
 		{`UPDATE hackathons SET current = false WHERE current`, nil},
 		{`UPDATE hackathons SET current = true WHERE name = $1`, []any{DemoCurrentHackathon}},
 	} {

@@ -167,6 +167,33 @@ func TestRecordHistories(t *testing.T) {
 		testenv.RecordHistory(t, r.c, id, "application_window_rearm")
 	})
 
+	t.Run("EventDay", func(t *testing.T) {
+		// The event starts a day and two seconds from now: the tickets go
+		// two seconds in; the run then waits for the thank-you a day
+		// after the end. New dates (the end two days ago, as if the event
+		// were over) bring the thank-you now.
+		edition := uuid.New()
+		starts, ends := time.Now().Add(24*time.Hour+2*time.Second), time.Now().Add(48*time.Hour)
+		// The request is a signal-with-start: the run reads the dates first.
+		r.st.setEventDates(edition, workflows.EventDates{StartsAt: &starts, EndsAt: &ends})
+		id := r.start(t, workflows.EventDayRequest(workflows.EventDayInput{HackathonID: edition,
+			PublicURL: "https://hackdesk.test", Dates: workflows.EventDates{StartsAt: &starts, EndsAt: &ends}}))
+		r.waitProgress(t, id, "next: thanks at "+ends.Add(24*time.Hour).UTC().Format(time.RFC3339))
+		over := time.Now().Add(-48 * time.Hour)
+		began := over.Add(-time.Hour)
+		changed := workflows.EventDates{StartsAt: &began, EndsAt: &over}
+		r.st.setEventDates(edition, changed)
+		if err := r.c.SignalWorkflow(context.Background(), id, "", workflows.EventDayDatesSignal, changed); err != nil {
+			t.Fatal(err)
+		}
+		var res workflows.EventDayResult
+		r.wait(t, id, &res)
+		if res.Tickets != 2 || res.Thanks != 2 {
+			t.Fatalf("result %+v", res)
+		}
+		testenv.RecordHistory(t, r.c, id, "event_day")
+	})
+
 	t.Run("TermReconcileEditions", func(t *testing.T) {
 		// No term has a window ahead; one edition has, and no run: the
 		// reconciler starts its ApplicationWindow run.
@@ -280,7 +307,8 @@ func startRecorder(t *testing.T) *recorder {
 	}
 	t.Cleanup(c.Close)
 	st := &stand{dates: map[uuid.UUID]workflows.TermWindows{}, cancelled: map[uuid.UUID]bool{}, failing: map[uuid.UUID]bool{},
-		blocking: map[uuid.UUID]bool{}, appDates: map[uuid.UUID]workflows.ApplicationDates{}, announced: map[uuid.UUID]bool{}}
+		blocking: map[uuid.UUID]bool{}, appDates: map[uuid.UUID]workflows.ApplicationDates{}, announced: map[uuid.UUID]bool{},
+		eventDates: map[uuid.UUID]workflows.EventDates{}}
 	bw := sdkworker.New(c, workflows.BroadcastTaskQueue(workflows.TaskQueue), sdkworker.Options{DisableWorkflowWorker: true})
 	bw.RegisterActivity(st)
 	if err := bw.Start(); err != nil {
@@ -350,6 +378,28 @@ type stand struct {
 	appDates  map[uuid.UUID]workflows.ApplicationDates
 	announced map[uuid.UUID]bool
 	future    []activities.FutureApplicationWindow
+	// An edition's event dates "in the database".
+	eventDates map[uuid.UUID]workflows.EventDates
+}
+
+func (s *stand) setEventDates(edition uuid.UUID, d workflows.EventDates) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.eventDates[edition] = d
+}
+
+func (s *stand) EventDayDates(_ context.Context, id uuid.UUID) (activities.EventDates, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.eventDates[id], nil
+}
+
+func (s *stand) RecordEventTickets(context.Context, activities.EventNotice) ([]activities.EmailRef, error) {
+	return refs("event_ticket", 2), nil
+}
+
+func (s *stand) RecordEventThanks(context.Context, activities.EventNotice) ([]activities.EmailRef, error) {
+	return refs("event_thanks", 2), nil
 }
 
 func (s *stand) setAppDates(edition uuid.UUID, d workflows.ApplicationDates) {

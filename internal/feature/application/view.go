@@ -51,6 +51,9 @@ type View struct {
 	RsvpDeadline *time.Time `json:"rsvp_deadline"`
 	Rsvp         *string    `json:"rsvp"`
 	RsvpAt       *time.Time `json:"rsvp_at"`
+	// The event day: the waiver accepted with the RSVP, the check-in.
+	WaiverAcceptedAt *time.Time `json:"waiver_accepted_at"`
+	CheckedInAt      *time.Time `json:"checked_in_at"`
 	// The exec positions chosen (at most three, open, of one term).
 	PositionIDs []uuid.UUID `json:"position_ids"`
 	// The answers to question-bank questions, by question id.
@@ -73,6 +76,7 @@ func ToView(a db.Application) View {
 		CocAgreed: a.CocAgreed, InfoShareAuthorized: a.InfoShareAuthorized, MarketingOptIn: a.MarketingOptIn,
 		CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt, SubmittedAt: a.SubmittedAt,
 		Decision: a.Decision, RsvpDeadline: a.RsvpDeadline, Rsvp: a.Rsvp, RsvpAt: a.RsvpAt,
+		WaiverAcceptedAt: a.WaiverAcceptedAt, CheckedInAt: a.CheckedInAt,
 		PositionIDs: a.PositionIds, Answers: map[string]string{},
 	}
 }

@@ -84,12 +84,16 @@ type View struct {
 	EndsAt              *time.Time `json:"ends_at"`
 	Capacity            *int32     `json:"capacity"`
 	Phase               Phase      `json:"phase"`
+	Venue               *string    `json:"venue"`
+	WaiverURL           *string    `json:"waiver_url"`
+	FeedbackURL         *string    `json:"feedback_url"`
 }
 
 // ToView is h as View at now.
 func ToView(h db.Hackathon, now time.Time) View {
 	return View{ID: h.ID, Name: h.Name, ApplicationsOpenAt: h.ApplicationsOpenAt, ApplicationsCloseAt: h.ApplicationsCloseAt,
-		StartsAt: h.StartsAt, EndsAt: h.EndsAt, Capacity: h.Capacity, Phase: PhaseAt(h, now)}
+		StartsAt: h.StartsAt, EndsAt: h.EndsAt, Capacity: h.Capacity, Phase: PhaseAt(h, now),
+		Venue: h.Venue, WaiverURL: h.WaiverUrl, FeedbackURL: h.FeedbackUrl}
 }
 
 // AdminView is an edition as staff see it: View with the flags and dates

@@ -1,6 +1,7 @@
 package hackathon
 
 import (
+	"net/url"
 	"strings"
 	"time"
 
@@ -13,7 +14,32 @@ import (
 const (
 	MaxName     = 100
 	MaxCapacity = 100000
+	// MaxEventText bounds the venue and the waiver and feedback links.
+	MaxEventText = 300
 )
+
+// isWebURL reports whether s is an absolute http(s) link with a host, of
+// at most MaxEventText characters.
+func isWebURL(s string) bool {
+	if len([]rune(s)) > MaxEventText || strings.TrimSpace(s) != s {
+		return false
+	}
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && u.User == nil
+}
+
+// applyText writes an optional text field: null (or blank) clears it.
+func applyText(dst **string, fl patch.Field[string]) {
+	if !fl.Set {
+		return
+	}
+	v := strings.TrimSpace(fl.V)
+	if fl.Null || v == "" {
+		*dst = nil
+		return
+	}
+	*dst = &v
+}
 
 // Input is the body of an edition's create (name and
 // applications_open_at required) or patch (every field optional; null
@@ -27,6 +53,9 @@ type Input struct {
 	Capacity            patch.Field[int32]  `json:"capacity"`
 	Announce            patch.Field[bool]   `json:"announce"`
 	Current             patch.Field[bool]   `json:"current"`
+	Venue               patch.Field[string] `json:"venue"`
+	WaiverURL           patch.Field[string] `json:"waiver_url"`
+	FeedbackURL         patch.Field[string] `json:"feedback_url"`
 
 	// Create is set by the caller for a create, before decoding.
 	Create bool `json:"-"`
@@ -77,6 +106,16 @@ func (b *Input) Validate() apperr.Fields {
 			}
 		}
 	}
+	if b.Venue.Value() {
+		if n := len([]rune(strings.TrimSpace(b.Venue.V))); n < 1 || n > MaxEventText {
+			f.Add("venue", "must be 1 to 300 characters")
+		}
+	}
+	for name, fl := range map[string]patch.Field[string]{"waiver_url": b.WaiverURL, "feedback_url": b.FeedbackURL} {
+		if fl.Value() && !isWebURL(fl.V) {
+			f.Add(name, "must be an http or https link of at most 300 characters")
+		}
+	}
 	if b.Capacity.Value() && (b.Capacity.V < 1 || b.Capacity.V > MaxCapacity) {
 		f.Add("capacity", "must be from 1 to 100000")
 	}
@@ -124,6 +163,9 @@ func (b *Input) Apply(h *db.Hackathon) error {
 	if b.Announce.Value() {
 		h.Announce = b.Announce.V
 	}
+	applyText(&h.Venue, b.Venue)
+	applyText(&h.WaiverUrl, b.WaiverURL)
+	applyText(&h.FeedbackUrl, b.FeedbackURL)
 	return CheckOrder(*h).Err()
 }
 

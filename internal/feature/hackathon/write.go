@@ -32,7 +32,7 @@ func Create(ctx context.Context, q *db.Queries, actor uuid.UUID, in *Input) (db.
 	}
 	h, err := q.HackathonInsert(ctx, db.HackathonInsertParams{Name: h.Name, ApplicationsOpenAt: h.ApplicationsOpenAt,
 		ApplicationsCloseAt: h.ApplicationsCloseAt, StartsAt: h.StartsAt, EndsAt: h.EndsAt, Capacity: h.Capacity,
-		Announce: h.Announce, SavedBy: &actor})
+		Announce: h.Announce, SavedBy: &actor, Venue: h.Venue, WaiverUrl: h.WaiverUrl, FeedbackUrl: h.FeedbackUrl})
 	if err != nil {
 		return h, written(err)
 	}
@@ -63,7 +63,8 @@ func Update(ctx context.Context, q *db.Queries, actor uuid.UUID, id uuid.UUID, i
 	changed := WindowChanged(before, h)
 	if h, err = q.HackathonUpdate(ctx, db.HackathonUpdateParams{ID: id, Name: h.Name,
 		ApplicationsOpenAt: h.ApplicationsOpenAt, ApplicationsCloseAt: h.ApplicationsCloseAt,
-		StartsAt: h.StartsAt, EndsAt: h.EndsAt, Capacity: h.Capacity, Announce: h.Announce, SavedBy: &actor}); err != nil {
+		StartsAt: h.StartsAt, EndsAt: h.EndsAt, Capacity: h.Capacity, Announce: h.Announce, SavedBy: &actor,
+		Venue: h.Venue, WaiverUrl: h.WaiverUrl, FeedbackUrl: h.FeedbackUrl}); err != nil {
 		return h, changed, written(err)
 	}
 	if in.makesCurrent() {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/checkin"
 	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/platform/apperr"
 )
@@ -27,6 +28,7 @@ type DashboardCounts struct {
 	Offers       int64 `json:"offers"`
 	Rsvps        int64 `json:"rsvps"`
 	Declined     int64 `json:"declined"`
+	CheckedIn    int64 `json:"checked_in"`
 }
 
 // DashboardConversion are the funnel's ratios (four decimals).
@@ -61,6 +63,10 @@ type Dashboard struct {
 	Conversion      DashboardConversion `json:"conversion"`
 	StatusBreakdown DashboardBreakdown  `json:"status_breakdown"`
 	RsvpTimeline    []DashboardBucket   `json:"rsvp_timeline"`
+	// The caterer's and the swag's counts among the attending and among
+	// those checked in.
+	Catering          checkin.Catering `json:"catering"`
+	CateringCheckedIn checkin.Catering `json:"catering_checked_in"`
 }
 
 // dashboardOf shapes the counts and the timeline.
@@ -96,6 +102,11 @@ func LoadDashboard(ctx context.Context, q *db.Queries, h db.Hackathon, hours int
 		return Dashboard{}, err
 	}
 	out := dashboardOf(c, rows)
+	cat, err := checkin.LoadCounts(ctx, q, h.ID)
+	if err != nil {
+		return Dashboard{}, err
+	}
+	out.Counts.CheckedIn, out.Catering, out.CateringCheckedIn = cat.CheckedIn, cat.Catering, cat.CateringCheckedIn
 	out.Hackathon = hackathon.RefOf(h)
 	out.Capacity = hackathon.Capacity{Limit: h.Capacity, Attending: c.Attending, OpenOffers: c.OfferOpen}
 	return out, nil

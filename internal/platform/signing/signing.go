@@ -16,6 +16,7 @@ import (
 const (
 	PurposeMembershipQR = "membership-qr"
 	PurposeUnsubscribe  = "unsubscribe"
+	PurposeEventTicket  = "event-ticket"
 )
 
 // MinKeyLen is the shortest SIGNING_KEY accepted, in bytes.

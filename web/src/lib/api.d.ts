@@ -66,7 +66,11 @@ export interface paths {
          *     (kind `rsvp`, detail `{attending, previous}`); repeating the current answer changes
          *     nothing. No application: 404. No offer (draft, undecided, waitlisted, rejected):
          *     409 `{error:"No offer"}`. At or after the deadline, or once the offer expired:
-         *     409 `{error:"RSVP closed", message:"RSVPs closed at <deadline>"}`.
+         *     409 `{error:"RSVP closed", message:"RSVPs closed at <deadline>"}`. The answer may
+         *     confirm or change `tshirt_size` and `dietary_restrictions` (the form's rules) and
+         *     must accept the edition's waiver (`waiver_accepted: true`) when it has a
+         *     `waiver_url` and the answer is attending. Declining after being checked in at the
+         *     door is 409 `{error:"Already checked in"}`.
          */
         post: operations["submitRsvp"];
         delete?: never;
@@ -924,6 +928,206 @@ export interface paths {
          *     ended). An unknown id is 404 `{error:"Hackathon not found"}`.
          */
         patch: operations["updateHackathon"];
+        trace?: never;
+    };
+    "/api/admin/hackathons/{id}/volunteers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An edition's volunteers (superadmin)
+         * @description The accounts that may check people in at the edition's door (and use nothing else). An unknown edition is 404.
+         */
+        get: operations["listVolunteers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/hackathons/{id}/volunteers/{profile_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make an account a volunteer of an edition (superadmin)
+         * @description No body; again is no change. An unknown edition is 404 `{error:"Hackathon not found"}`, an unknown account 404 `{error:"Account not found"}`.
+         */
+        put: operations["addVolunteer"];
+        post?: never;
+        /**
+         * End an account's volunteering (superadmin)
+         * @description An account that was not a volunteer of the edition is 404.
+         */
+        delete: operations["removeVolunteer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/hackathons/{id}/attendance.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The attendance list as CSV (admin)
+         * @description A header row (name, email, tshirt_size, dietary_restrictions, team, checked_in_at),
+         *     then one row per attending applicant, streamed a page at a time. A cell starting
+         *     with = + - @, a tab or a carriage return gets a leading quote (no spreadsheet
+         *     formulas). An unknown edition is 404.
+         */
+        get: operations["attendanceCSV"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/hackathons/current/calendar.ics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current edition's event as an RFC 5545 calendar (public)
+         * @description One VEVENT (dates in UTC, the venue as LOCATION). Without event dates, 404 `{error:"No event dates"}`.
+         */
+        get: operations["currentHackathonCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's ticket
+         * @description For the caller's current-edition application when attending: the signed link its
+         *     QR code holds (`{PUBLIC_URL}/checkin/<application id>?sig=<signature>`, strict
+         *     unpadded base64url). Otherwise 404 `{error:"No ticket"}`.
+         */
+        get: operations["getTicket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/applications/ticket.png": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The QR code of the caller's ticket link */
+        get: operations["getTicketPNG"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/checkin": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search the door's list (admins and the current edition's volunteers)
+         * @description The current edition's attending and waitlisted applicants whose name or email holds `q` (1 to 100 characters), at most 10.
+         */
+        get: operations["searchCheckin"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/checkin/count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Checked in of attending, in the current edition (the door's headline) */
+        get: operations["checkinCount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/checkin/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One person as the door sees them (admins and the current edition's volunteers)
+         * @description With `?sig=` (a ticket's link) the signature must verify, spelled exactly as
+         *     signed (403 otherwise); staff searching need none. Unknown: 404. An application of
+         *     another edition: 409 `{error:"Not the current hackathon"}`.
+         */
+        get: operations["lookupCheckin"];
+        put?: never;
+        /**
+         * Check a person in (admins and the current edition's volunteers)
+         * @description A signature given (`?sig=` or `sig`) must verify (403). Checked in already: 409
+         *     `{error:"Already checked in", checked_in_at, checked_in_by}`, except a replay of the
+         *     tap that checked them in (the same `client_id`), which answers as the first did.
+         *     Not attending: 409 `{error:"Not attending", message}`; a waitlisted applicant with
+         *     `walk_in: true` becomes an accepted offer with RSVP yes and is checked in, in one
+         *     transaction, while the attending stay within the capacity (409 `{error:"Over
+         *     capacity"}` otherwise). Another edition's application: 409 `{error:"Not the current
+         *     hackathon"}`. Each check-in and walk-in is an `application_events` row.
+         */
+        post: operations["checkIn"];
+        /**
+         * Undo a check-in within 10 minutes (any staff member of the door)
+         * @description After 10 minutes, 409 `{error:"Undo window passed"}`; not checked in, 409 `{error:"Not checked in"}`.
+         */
+        delete: operations["undoCheckin"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/terms/active": {
@@ -2802,6 +3006,18 @@ export interface components {
              * @enum {string}
              */
             phase: "upcoming" | "open" | "closed" | "running" | "over";
+            /** @description where the event is */
+            venue?: string | null;
+            /**
+             * Format: uri
+             * @description the waiver an attending RSVP accepts; null: none
+             */
+            waiver_url?: string | null;
+            /**
+             * Format: uri
+             * @description the thank-you email's feedback link; null: none
+             */
+            feedback_url?: string | null;
         };
         /** @description An edition as anyone sees it */
         Hackathon: components["schemas"]["HackathonFields"];
@@ -2893,6 +3109,11 @@ export interface components {
             announce?: boolean;
             /** @description true makes it the current edition; false is refused */
             current?: boolean;
+            venue?: string | null;
+            /** @description an http(s) link */
+            waiver_url?: string | null;
+            /** @description an http(s) link */
+            feedback_url?: string | null;
         };
         EarlierApplication: {
             /** Format: uuid */
@@ -2990,6 +3211,16 @@ export interface components {
              * @description when the current answer was given
              */
             rsvp_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the edition's waiver was accepted with the RSVP
+             */
+            waiver_accepted_at: string | null;
+            /**
+             * Format: date-time
+             * @description when the applicant was checked in at the door
+             */
+            checked_in_at: string | null;
             /** @description the exec positions chosen (open positions of one term); they become selections on submission */
             position_ids: string[];
             /** @description the question-bank answers, {question_id: text} */
@@ -3233,8 +3464,40 @@ export interface components {
             /** @description let a batch of offers take the edition past its capacity (the page asks first) */
             allow_over_capacity?: boolean;
         };
+        /** @description counts among a group: T-shirt sizes (a missing one as "not given"), dietary restrictions trimmed and case-folded (the 10 commonest by name, the rest as "other"; none given is not counted) */
+        Catering: {
+            tshirt_sizes: {
+                [key: string]: number;
+            };
+            dietary: {
+                [key: string]: number;
+            };
+        };
+        CheckinPerson: {
+            /**
+             * Format: uuid
+             * @description the application
+             */
+            id: string;
+            name: string;
+            email: string;
+            tshirt_size: string | null;
+            dietary_restrictions: string | null;
+            /** @description the teammates' names */
+            team: string[];
+            /** @enum {string|null} */
+            decision: "offer" | "waitlist" | "reject" | null;
+            /** @enum {string|null} */
+            rsvp: "attending" | "declined" | "expired" | null;
+            /** Format: date-time */
+            checked_in_at: string | null;
+            /** @description the name of who checked them in */
+            checked_in_by: string | null;
+        };
         Dashboard: {
             hackathon: components["schemas"]["HackathonRef"];
+            catering: components["schemas"]["Catering"];
+            catering_checked_in: components["schemas"]["Catering"];
             /** @description the edition's places and what holds them */
             capacity: {
                 /** @description the edition's capacity; null: no limit */
@@ -3244,6 +3507,8 @@ export interface components {
                 open_offers: number;
             };
             counts: {
+                /** @description attending applicants checked in at the door */
+                checked_in: number;
                 /** @description submitted applications */
                 applications: number;
                 /** @description applications whose decision is offer */
@@ -3609,10 +3874,10 @@ export interface components {
             } | null;
         };
         /**
-         * @description HackdeskKind: what a workflow is about; erase is an account erasure; sweep, reconcile and retention are the scheduled jobs
+         * @description HackdeskKind: what a workflow is about; event-day is an edition's tickets and thanks; erase is an account erasure; sweep, reconcile and retention are the scheduled jobs
          * @enum {string}
          */
-        WorkflowKind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email" | "application-window" | "erase" | "sweep" | "reconcile" | "retention";
+        WorkflowKind: "hiring" | "receipt" | "term" | "foundry" | "resume" | "rsvp" | "broadcast" | "email" | "application-window" | "event-day" | "erase" | "sweep" | "reconcile" | "retention";
         FailedRun: {
             workflow_id: string;
             run_id: string;
@@ -3925,6 +4190,12 @@ export interface operations {
             content: {
                 "application/json": {
                     attending: boolean;
+                    /** @description the application's, confirmed or changed (blank clears) */
+                    dietary_restrictions?: string | null;
+                    /** @description the application's, confirmed or changed: XS, S, M, L, XL or XXL */
+                    tshirt_size?: string | null;
+                    /** @description required with attending:true when the edition has a waiver_url (400 naming it) */
+                    waiver_accepted?: boolean;
                 };
             };
         };
@@ -5185,6 +5456,364 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    listVolunteers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The volunteers, earliest added first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        volunteers: {
+                            /** Format: uuid */
+                            profile_id: string;
+                            name: string;
+                            email: string;
+                            /** Format: date-time */
+                            added_at: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    addVolunteer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account volunteers */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    removeVolunteer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                profile_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    attendanceCSV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    currentHackathonCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/calendar": string;
+                };
+            };
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ticket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        url: string;
+                        /** Format: date-time */
+                        checked_in_at: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getTicketPNG: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A PNG */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    searchCheckin: {
+        parameters: {
+            query: {
+                q: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The matches */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string|null} */
+                            decision: "offer" | "waitlist" | "reject" | null;
+                            /** @enum {string|null} */
+                            rsvp: "attending" | "declined" | "expired" | null;
+                            /** Format: date-time */
+                            checked_in_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    checkinCount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The count */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        checked_in: number;
+                        attending: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+        };
+    };
+    lookupCheckin: {
+        parameters: {
+            query?: {
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the application */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckinPerson"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+        };
+    };
+    checkIn: {
+        parameters: {
+            query?: {
+                sig?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the application */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    sig?: string | null;
+                    /**
+                     * Format: uuid
+                     * @description made by the page per tap
+                     */
+                    client_id?: string | null;
+                    walk_in?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Checked in */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        checked_in_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Already checked in, not attending, over capacity or another edition */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message?: string;
+                        /** Format: date-time */
+                        checked_in_at?: string;
+                        checked_in_by?: string;
+                    };
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    undoCheckin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the application */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Undone */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
         };
     };

@@ -46,6 +46,8 @@ function server(over: Partial<ServerApplication> = {}): ServerApplication {
     rsvp_deadline: null,
     rsvp: null,
     rsvp_at: null,
+    waiver_accepted_at: null,
+    checked_in_at: null,
     position_ids: [],
     answers: {},
     ...over,

@@ -1,0 +1,4 @@
+import { mountPage } from '$lib/mount';
+import Checkin from './Checkin.svelte';
+
+mountPage(Checkin);
