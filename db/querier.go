@@ -576,7 +576,8 @@ type Querier interface {
 	WorkflowStartLag(ctx context.Context) (WorkflowStartLagRow, error)
 	// Puts a row back for a later attempt after a failed start.
 	WorkflowStartMarkFailed(ctx context.Context, arg WorkflowStartMarkFailedParams) error
-	WorkflowStartMarkStarted(ctx context.Context, arg WorkflowStartMarkStartedParams) error
+	// Marks a batch's started rows in one statement: ids[i] started run_ids[i].
+	WorkflowStartMarkStartedMany(ctx context.Context, arg WorkflowStartMarkStartedManyParams) error
 	// The site address (the input's PublicURL) the newest outbox row of a
 	// workflow id that names one was queued with; '' when none does. A
 	// window workflow restarted by the reconciler sends the links its start

@@ -47,6 +47,12 @@ type bench struct {
 	reviewers  []uuid.UUID
 	rows       [][2]string // the results table
 	headline   []string
+	// noopPerS is the no-op workflows completed per second (the receipts'
+	// end-to-end rate is compared with it).
+	noopPerS float64
+	// queuedAtEnd and queuedAfter30s are the load phase's workflow starts
+	// still queued at its end and 30 s later.
+	queuedAtEnd, queuedAfter30s int64
 }
 
 func (b *bench) add(what, value string) { b.rows = append(b.rows, [2]string{what, value}) }
@@ -100,6 +106,8 @@ func (b *bench) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	receiptsVsNoop := processedPerS / b.noopPerS
+	b.add("membership webhook: receipts processed end to end vs no-op workflows completed, per second", fmt.Sprintf("%.0f / %.0f = %.2f", processedPerS, b.noopPerS, receiptsVsNoop))
 	b.broadcasts(ctx) // records its own figures, or its failure, in the table
 	// Last: the receipts it posts leave thousands of workflow starts
 	// queued, which would slow any phase after it.
@@ -124,6 +132,9 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("receipts_processed_per_s=%.0f", processedPerS),
 		fmt.Sprintf("load_review_p99_ms=%.0f", loadReviewP99),
 		fmt.Sprintf("load_webhook_p99_ms=%.0f", loadWebhookP99),
+		fmt.Sprintf("receipts_vs_noop=%.2f", receiptsVsNoop),
+		fmt.Sprintf("load_starts_queued=%d", b.queuedAtEnd),
+		fmt.Sprintf("load_starts_queued_after_30s=%d", b.queuedAfter30s),
 	}
 	return b.report(ctx, time.Since(start), beginMarker, endMarker)
 }
