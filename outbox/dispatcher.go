@@ -21,11 +21,11 @@ const Channel = "workflow_starts"
 
 // Defaults of a Dispatcher.
 const (
-	DefaultSweep      = 5 * time.Second
-	DefaultBatch      = 50
-	startTimeout      = 10 * time.Second
-	maxRetryAfter     = 5 * time.Minute
-	listenRetry       = 2 * time.Second
+	DefaultSweep  = 5 * time.Second
+	DefaultBatch  = 50
+	startTimeout  = 10 * time.Second
+	maxRetryAfter = 5 * time.Minute
+	listenRetry   = 2 * time.Second
 	// DefaultLanes is how many batches one dispatcher has in flight at
 	// once (each in its own transaction, claiming with SKIP LOCKED);
 	// concurrentStarts how many of one batch's starts run at once.
