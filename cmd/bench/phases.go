@@ -88,6 +88,10 @@ func (b *bench) all(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	adminP50, err := b.adminTable(ctx) // before the leaderboard tops the edition up
+	if err != nil {
+		return err
+	}
 	lbP50, err := b.leaderboard(ctx, func(ctx context.Context, more int) error {
 		return b.seed(ctx, seedApplications, seedReviewers, more, "bench2")
 	})
@@ -133,6 +137,9 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("load_review_p99_ms=%.0f", loadReviewP99),
 		fmt.Sprintf("load_webhook_p99_ms=%.0f", loadWebhookP99),
 		fmt.Sprintf("receipts_vs_noop=%.2f", receiptsVsNoop),
+		fmt.Sprintf("admin_table_p50_ms=%.0f", adminP50["default"]),
+		fmt.Sprintf("admin_sort_score_p50_ms=%.0f", adminP50["score"]),
+		fmt.Sprintf("admin_search_p50_ms=%.0f", adminP50["search"]),
 		fmt.Sprintf("load_starts_queued=%d", b.queuedAtEnd),
 		fmt.Sprintf("load_starts_queued_after_30s=%d", b.queuedAfter30s),
 	}
