@@ -140,6 +140,7 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("admin_table_p50_ms=%.0f", adminP50["default"]),
 		fmt.Sprintf("admin_sort_score_p50_ms=%.0f", adminP50["score"]),
 		fmt.Sprintf("admin_search_p50_ms=%.0f", adminP50["search"]),
+		fmt.Sprintf("admin_export_ms=%.0f", adminP50["export"]),
 		fmt.Sprintf("load_starts_queued=%d", b.queuedAtEnd),
 		fmt.Sprintf("load_starts_queued_after_30s=%d", b.queuedAfter30s),
 	}
