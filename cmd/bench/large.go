@@ -28,7 +28,7 @@ const (
 	// submitted application once.
 	largeCopyReviewers = 1000
 	largeEditions      = 3
-	largeReviews  = 1_000_000
+	largeReviews       = 1_000_000
 )
 
 // allLarge is `make bench-large`: two earlier editions and the current
