@@ -35,7 +35,7 @@ func TestSessionCacheBounds(t *testing.T) {
 		t.Fatal("entry served after clear")
 	}
 	// Off: nothing is kept, and the nil cache's methods are safe.
-	var off *sessionCache = newSessionCache(-1)
+	off := newSessionCache(-1)
 	off.put(k, Principal{}, now, now.Add(time.Hour))
 	off.clear()
 	if _, ok := off.get(k); ok {
