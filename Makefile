@@ -85,7 +85,7 @@ reliability: tools $(BIN)/.toxiproxy-$(TOXIPROXY_VERSION) build ## fault injecti
 bench: tools build ## measure the hot paths against pgbench on a seeded throw-away stack (< 10 min)
 	go run ./cmd/bench
 
-bench-large: tools build ## the review queue, review submit and leaderboard with 3 hackathon editions of 100,000 applications (< 10 min)
+bench-large: tools build ## the review queue, review submit and leaderboard with 3 hackathon editions of 100,000 applications, the leaderboard again at 10M reviews
 	go run ./cmd/bench -large
 
 # Each fuzz target runs for FUZZTIME (make fuzz FUZZTIME=1m). Targets are

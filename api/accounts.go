@@ -134,6 +134,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) error {
 	if err := account.Logout(r.Context(), s.store.Queries, principalFrom(r.Context()).SessionID); err != nil {
 		return err
 	}
+	s.sessions.clear()
 	s.setSessionCookie(w, "", -time.Second)
 	writeJSON(w, http.StatusOK, map[string]bool{"success": true})
 	return nil
@@ -202,6 +203,7 @@ func (s *Server) resetPassword(w http.ResponseWriter, r *http.Request) error {
 		return hashErr(w, err)
 	}
 	err = s.store.InTx(ctx, func(q *db.Queries) error { return account.ResetPassword(ctx, q, req.Token, hash) })
+	s.sessions.clear() // the reset signs the account out everywhere
 	if err != nil {
 		return err
 	}
@@ -232,6 +234,7 @@ func (s *Server) patchProfile(w http.ResponseWriter, r *http.Request) error {
 		u, err = account.UpdateProfile(ctx, q, principalFrom(ctx).ProfileID, req)
 		return err
 	})
+	s.sessions.clear()
 	if err != nil {
 		return err
 	}

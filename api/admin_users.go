@@ -47,6 +47,7 @@ func (s *Server) patchUser(w http.ResponseWriter, r *http.Request) error {
 		u, err = account.UpdateUser(ctx, q, id, req)
 		return err
 	})
+	s.sessions.clear() // a new role or exec role applies at once here
 	if err != nil {
 		return err
 	}

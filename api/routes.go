@@ -78,6 +78,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/admin/review-settings", Superadmin, s.reviewSettings},
 		{"PATCH", "/api/admin/review-settings", Superadmin, s.patchReviewSettings},
 		{"GET", "/api/admin/applications", Admin, s.adminListApplications},
+		{"GET", "/api/admin/applications/export.csv", Admin, s.adminExportApplications},
 		{"GET", "/api/admin/applications/{id}", Admin, s.adminGetApplication},
 		{"GET", "/api/admin/emails", Superadmin, s.listEmails},
 		{"GET", "/api/admin/users", Superadmin, s.listUsers},

@@ -45,8 +45,12 @@ type Deps struct {
 	Temporal client.Client
 	Blob     *storage.Store
 	Auth     Authenticator // nil means sessions in the store
-	Logger   *slog.Logger
-	Limits   *RateLimits // nil means ratelimit.Defaults
+	// SessionCacheTTL is how long a session read from the store is reused
+	// by this process: zero means SessionCacheTTL (the constant), negative
+	// means every request reads its session. At most one second.
+	SessionCacheTTL time.Duration
+	Logger          *slog.Logger
+	Limits          *RateLimits // nil means ratelimit.Defaults
 	// Reads serves the leaderboard's queries and the page guards' reads;
 	// nil means Store. Tests wrap it to make one part fail.
 	Reads db.Querier
@@ -82,6 +86,9 @@ type Server struct {
 	blob     *storage.Store
 	reads    db.Querier
 	auth     Authenticator
+	// sessions is sessionAuth's cache (nil when off or when Deps.Auth
+	// replaced it); handlers that change sessions, roles or accounts clear it.
+	sessions *sessionCache
 	log      *slog.Logger
 	policies map[string]Policy
 	handler  http.Handler
@@ -142,7 +149,12 @@ func New(d Deps) *Server {
 		payloadCodec: d.Codec,
 	}
 	if s.auth == nil {
-		s.auth = sessionAuth{store: d.Store}
+		ttl := d.SessionCacheTTL
+		if ttl == 0 || ttl > time.Second {
+			ttl = SessionCacheTTL
+		}
+		s.sessions = newSessionCache(ttl)
+		s.auth = sessionAuth{store: d.Store, cache: s.sessions}
 	}
 	if s.reads == nil && d.Store != nil {
 		s.reads = d.Store.Queries

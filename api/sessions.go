@@ -7,6 +7,7 @@ import (
 
 	"hackdesk/db"
 	"hackdesk/internal/feature/account"
+	"hackdesk/internal/platform/auth"
 )
 
 // sessionCookie carries the session token to browsers.
@@ -16,6 +17,9 @@ const sessionCookie = "hackdesk_session"
 // carry the same opaque token, of which only the SHA-256 is stored.
 type sessionAuth struct {
 	store *db.Store
+	// cache keeps each session's principal for at most SessionCacheTTL
+	// (nil: every request reads its session).
+	cache *sessionCache
 }
 
 // sessionToken returns the token the request carries, whether it carries
@@ -41,11 +45,19 @@ func (a sessionAuth) Authenticate(r *http.Request) (*Principal, error) {
 	if err != nil || !present {
 		return nil, err
 	}
+	var key [32]byte
+	if a.cache != nil && auth.PlausibleToken(tok) {
+		copy(key[:], auth.HashToken(tok))
+		if p, ok := a.cache.get(key); ok {
+			return p, nil
+		}
+	}
+	readAt := time.Now()
 	row, err := account.Authenticate(r.Context(), a.store.Queries, tok)
 	if err != nil {
 		return nil, err
 	}
-	return &Principal{
+	p := Principal{
 		ProfileID:    row.ProfileID,
 		SessionID:    row.SessionID,
 		Email:        row.Email,
@@ -53,7 +65,14 @@ func (a sessionAuth) Authenticate(r *http.Request) (*Principal, error) {
 		ExecPosition: deref(row.ExecPosition),
 		ExecSubteam:  deref(row.ExecSubteam),
 		Volunteer:    row.Volunteer,
-	}, nil
+	}
+	if a.cache != nil {
+		// The session's end on this process's clock: what is left of it
+		// by the database's clock, from the moment before the read.
+		left := account.SessionExpiry(row.Role, row.CreatedAt, row.LastSeenAt, row.ExpiresAt).Sub(row.DbNow)
+		a.cache.put(key, p, readAt, readAt.Add(left))
+	}
+	return &p, nil
 }
 
 func deref(s *string) string {

@@ -29,6 +29,7 @@ func (s *Server) listSessions(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) revokeOtherSessions(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
 	revoked, err := account.RevokeOthers(ctx, s.store.Queries, caller(principalFrom(ctx)))
+	s.sessions.clear()
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,13 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = int32(max(8, 4*runtime.NumCPU()))
 	}
+	// PostgreSQL compiles a statement it estimates as costly with LLVM
+	// (JIT) first: 1.7 s of the admin table's 2.1 s at 100,000 applications,
+	// for a statement that then runs in 0.4 s. No statement of the service
+	// gains from it; jit in the URL overrides this.
+	if _, set := cfg.ConnConfig.RuntimeParams["jit"]; !set {
+		cfg.ConnConfig.RuntimeParams["jit"] = "off"
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("connect to database: %w", err)

@@ -175,19 +175,21 @@ func (q *Queries) WorkflowStartMarkFailed(ctx context.Context, arg WorkflowStart
 	return err
 }
 
-const workflowStartMarkStarted = `-- name: WorkflowStartMarkStarted :exec
-UPDATE workflow_starts
-SET started_at = now(), run_id = $1, attempts = attempts + 1, last_error = NULL
-WHERE id = $2
+const workflowStartMarkStartedMany = `-- name: WorkflowStartMarkStartedMany :exec
+UPDATE workflow_starts w
+SET started_at = now(), run_id = u.run_id, attempts = w.attempts + 1, last_error = NULL
+FROM (SELECT unnest($1::bigint[]) AS id, unnest($2::text[]) AS run_id) u
+WHERE w.id = u.id
 `
 
-type WorkflowStartMarkStartedParams struct {
-	RunID *string
-	ID    int64
+type WorkflowStartMarkStartedManyParams struct {
+	Ids    []int64
+	RunIds []string
 }
 
-func (q *Queries) WorkflowStartMarkStarted(ctx context.Context, arg WorkflowStartMarkStartedParams) error {
-	_, err := q.db.Exec(ctx, workflowStartMarkStarted, arg.RunID, arg.ID)
+// Marks a batch's started rows in one statement: ids[i] started run_ids[i].
+func (q *Queries) WorkflowStartMarkStartedMany(ctx context.Context, arg WorkflowStartMarkStartedManyParams) error {
+	_, err := q.db.Exec(ctx, workflowStartMarkStartedMany, arg.Ids, arg.RunIds)
 	return err
 }
 

@@ -181,6 +181,7 @@ func TestAccountLifecycle(t *testing.T) {
 		if err := acct.GrantByEmail(context.Background(), a.Store, email, acct.Change{Role: "superadmin"}); err != nil {
 			t.Fatal(err)
 		}
+		sessionBound() // the grant is another process's (the CLI's)
 		r := me.expect(http.StatusOK, "GET", "/api/admin/emails?kind=confirm", nil)
 		var list struct {
 			Emails []map[string]any `json:"emails"`
@@ -197,6 +198,7 @@ func TestAccountLifecycle(t *testing.T) {
 		if err := acct.GrantByEmail(context.Background(), a.Store, email, acct.Change{Role: "member"}); err != nil {
 			t.Fatal(err)
 		}
+		sessionBound()
 		me.expect(http.StatusForbidden, "GET", "/api/admin/emails", nil)
 	})
 

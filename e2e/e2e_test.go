@@ -8,7 +8,9 @@ import (
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
+	"hackdesk/api"
 	"hackdesk/app"
 	"hackdesk/dev/testenv"
 	"hackdesk/dev/testenv/browser"
@@ -111,3 +113,8 @@ func (c *client) expect(want int, method, path string, body any, headers ...stri
 	}
 	return r
 }
+
+// sessionBound waits out the API process's session cache: a change to a
+// session, a role or an account made outside that process (the CLI,
+// another replica, SQL) is honoured within api.SessionCacheTTL.
+func sessionBound() { time.Sleep(api.SessionCacheTTL) }

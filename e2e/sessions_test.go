@@ -96,11 +96,13 @@ func TestSessionPromotion(t *testing.T) {
 	if err := acct.GrantByEmail(context.Background(), a.Store, "rising@example.com", acct.Change{Role: "admin"}); err != nil {
 		t.Fatal(err)
 	}
+	sessionBound() // the grant is another process's (the CLI's)
 	week.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)
 	fresh.expect(http.StatusOK, "GET", "/api/admin/applications", nil) // an admin now
 	// lazy was used just before the promotion (last_seen_at moved to now),
 	// so it is within the admin's idle limit; make it idle again.
 	ageSession(t, a, lazy, 14*time.Hour, 13*time.Hour)
+	sessionBound()
 	lazy.expect(http.StatusUnauthorized, "GET", "/api/profile", nil)
 }
 

@@ -387,6 +387,7 @@ func TestWebOnboardingReview(t *testing.T) {
 		if _, err := pool.Exec(context.Background(), `UPDATE exec_roles SET active = false WHERE profile_id = $1`, vpID); err != nil {
 			t.Fatal(err)
 		}
+		sessionBound()
 		v.AllowConsoleError("status of 403 (Forbidden) (http://hackdesk.test/api/onboarding/headshots.zip")
 		v.Click("button", "Download headshots (ZIP)")
 		v.WaitText("Could not download the headshots: your role no longer lets you see these submissions.")

@@ -21,12 +21,16 @@ const Channel = "workflow_starts"
 
 // Defaults of a Dispatcher.
 const (
-	DefaultSweep      = 5 * time.Second
-	DefaultBatch      = 50
-	startTimeout      = 10 * time.Second
-	maxRetryAfter     = 5 * time.Minute
-	listenRetry       = 2 * time.Second
-	concurrentStarts  = 8
+	DefaultSweep  = 5 * time.Second
+	DefaultBatch  = 50
+	startTimeout  = 10 * time.Second
+	maxRetryAfter = 5 * time.Minute
+	listenRetry   = 2 * time.Second
+	// DefaultLanes is how many batches one dispatcher has in flight at
+	// once (each in its own transaction, claiming with SKIP LOCKED);
+	// concurrentStarts how many of one batch's starts run at once.
+	DefaultLanes      = 2
+	concurrentStarts  = 32
 	lastErrorMaxBytes = 500
 )
 
@@ -47,6 +51,9 @@ type Dispatcher struct {
 	// Batch is how many rows one transaction claims. Zero means
 	// DefaultBatch.
 	Batch int
+	// Lanes is how many batches are dispatched at once. Zero means
+	// DefaultLanes.
+	Lanes int
 	// NoListen makes the dispatcher rely on the sweep alone
 	// (tests of a lost notification).
 	NoListen bool
@@ -125,17 +132,43 @@ func (d *Dispatcher) listenOnce(ctx context.Context, wake func()) error {
 	}
 }
 
-// Drain dispatches due rows batch by batch until none is left or a start
-// fails, and returns how many it started.
+// Drain dispatches due rows batch by batch, Lanes batches at a time,
+// until none is left or a start fails, and returns how many it started.
+// Under a storm of queued starts (a webhook flood) the starts are bound by
+// the Temporal server's answer time, not by CPU, so batches run side by
+// side rather than one after the other.
 func (d *Dispatcher) Drain(ctx context.Context) (int, error) {
-	total := 0
-	for {
-		n, more, err := d.dispatchBatch(ctx)
-		total += n
-		if err != nil || !more {
-			return total, err
-		}
+	lanes := d.Lanes
+	if lanes <= 0 {
+		lanes = DefaultLanes
 	}
+	var (
+		mu       sync.Mutex
+		total    int
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	for range lanes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				n, more, err := d.dispatchBatch(ctx)
+				mu.Lock()
+				total += n
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				stop := firstErr != nil
+				mu.Unlock()
+				if err != nil || !more || stop {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return total, firstErr
 }
 
 type outcome struct {
@@ -160,13 +193,12 @@ func (d *Dispatcher) dispatchBatch(ctx context.Context) (n int, more bool, err e
 			return err
 		}
 		outcomes := d.startAll(ctx, rows)
+		var started db.WorkflowStartMarkStartedManyParams
 		for i, row := range rows {
 			o := outcomes[i]
 			if o.err == nil {
-				if err := q.WorkflowStartMarkStarted(ctx, db.WorkflowStartMarkStartedParams{ID: row.ID, RunID: &o.runID}); err != nil {
-					return err
-				}
-				n++
+				started.Ids = append(started.Ids, row.ID)
+				started.RunIds = append(started.RunIds, o.runID)
 				continue
 			}
 			if ctx.Err() != nil {
@@ -185,6 +217,12 @@ func (d *Dispatcher) dispatchBatch(ctx context.Context) (n int, more bool, err e
 			}); err != nil {
 				return err
 			}
+		}
+		if len(started.Ids) > 0 { // one statement for the batch's started rows
+			if err := q.WorkflowStartMarkStartedMany(ctx, started); err != nil {
+				return err
+			}
+			n = len(started.Ids)
 		}
 		more = len(rows) == batch
 		return nil

@@ -119,18 +119,32 @@ func (b *bench) load(ctx context.Context) (reviewP99, webhookP99 float64, err er
 		})
 	}()
 	wg.Wait()
+	end := time.Now()
 	webhookClient.CloseIdleConnections()
-	after := b.processState()
 	var stored, queued int64
 	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT (SELECT count(*) FROM receipts),
 		(SELECT count(*) FROM workflow_starts WHERE started_at IS NULL)`).Scan(&stored, &queued); err != nil {
 		return 0, 0, err
 	}
+	after := b.processState()
+	// The backlog 30 s after the end: the dispatcher's start rate with the
+	// posts gone (the workflows started meanwhile still run).
+	select {
+	case <-ctx.Done():
+		return 0, 0, ctx.Err()
+	case <-time.After(time.Until(end.Add(30 * time.Second))):
+	}
+	var queued30 int64
+	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT count(*) FROM workflow_starts WHERE started_at IS NULL`).Scan(&queued30); err != nil {
+		return 0, 0, err
+	}
+	b.queuedAtEnd, b.queuedAfter30s = queued, queued30
 
 	reviewP99, webhookP99 = ms(percentile(reviewLat, 0.99)), ms(percentile(webhookLat, 0.99))
 	b.add("load, 32 reviewers (random → submit) with 200 webhook posters, 60 s: reviews/s", fmt.Sprintf("%.0f", float64(len(reviewLat))/reviewTook.Seconds()))
 	b.add("load: review cycle p50 / p99, errors", fmt.Sprintf("%.1f ms / %.1f ms, %d", ms(percentile(reviewLat, 0.5)), reviewP99, reviewErrs))
 	b.add("load: webhook posts/s (each a new signed receipt); receipts stored; workflow starts still queued after", fmt.Sprintf("%.0f; %d; %d", float64(len(webhookLat))/webhookTook.Seconds(), stored, queued))
+	b.add("load: workflow starts still queued at the end / 30 s after it", fmt.Sprintf("%d / %d", queued, queued30))
 	b.add("load: webhook p50 / p99, errors", fmt.Sprintf("%.1f ms / %.1f ms, %d", ms(percentile(webhookLat, 0.5)), webhookP99, webhookErrs))
 	b.add("load: heap in use before / after (MiB, after GC)", fmt.Sprintf("%.1f / %.1f", before.heapMiB, after.heapMiB))
 	b.add("load: goroutines before / after (of which serving HTTP connections)", fmt.Sprintf("%d (%d) / %d (%d)", before.goroutines, before.serving, after.goroutines, after.serving))

@@ -157,7 +157,13 @@ WHERE a.id = @application_id AND a.erased_at IS NULL;
 -- scores (application_scores) of unreviewed applications; ties are
 -- broken by id in the same direction, so pages are stable. Only one CASE
 -- line is non-NULL for a given (sort, order_dir); the others are constant
--- and do not affect the order.
+-- and do not affect the order. The edition's scores are computed once
+-- (MATERIALIZED) and hash-joined: joined to the view directly, the planner
+-- chose a nested loop that rescanned every application's scores for each
+-- row of the page (15 to 30 s at 100,000 applications).
+WITH scores AS MATERIALIZED (
+    SELECT application_id, score, normalized_score FROM application_scores WHERE hackathon_id = @hackathon_id
+)
 SELECT a.id,
        p.display_name AS name,
        coalesce(a.email, p.email)::text AS email,
@@ -174,7 +180,7 @@ SELECT a.id,
 FROM applications a
 JOIN profiles p ON p.id = a.profile_id
 LEFT JOIN applications m ON m.profile_id = @actor_id AND m.hackathon_id = @hackathon_id
-LEFT JOIN application_scores sc ON sc.application_id = a.id AND sc.hackathon_id = @hackathon_id
+LEFT JOIN scores sc ON sc.application_id = a.id
     AND application_conflict(@actor_id, @actor_email::text, coalesce(m.team_members, ''),
             a.profile_id, p.email, a.team_members) = ''
 WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL

@@ -15,10 +15,12 @@ ORDER BY next_attempt_at, id
 LIMIT @n
 FOR UPDATE SKIP LOCKED;
 
--- name: WorkflowStartMarkStarted :exec
-UPDATE workflow_starts
-SET started_at = now(), run_id = @run_id, attempts = attempts + 1, last_error = NULL
-WHERE id = @id;
+-- name: WorkflowStartMarkStartedMany :exec
+-- Marks a batch's started rows in one statement: ids[i] started run_ids[i].
+UPDATE workflow_starts w
+SET started_at = now(), run_id = u.run_id, attempts = w.attempts + 1, last_error = NULL
+FROM (SELECT unnest(@ids::bigint[]) AS id, unnest(@run_ids::text[]) AS run_id) u
+WHERE w.id = u.id;
 
 -- name: WorkflowStartMarkFailed :exec
 -- Puts a row back for a later attempt after a failed start.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -137,6 +138,45 @@ func List(ctx context.Context, q *db.Queries, r Reviewer, lq ListQuery, limit, o
 		out[i] = toAdminRow(a)
 	}
 	return out, total, nil
+}
+
+// Each hands fn every row of the admin applications table of the query's
+// edition, in the table's order and as r sees it (List's rules), one at a
+// time as they are read: the CSV export of a whole edition holds one row,
+// not the edition. lq must have been validated and name the edition.
+func Each(ctx context.Context, q *db.Queries, r Reviewer, lq ListQuery, fn func(AdminRow) error) error {
+	status, pattern := lq.params()
+	return q.AdminApplicationEach(ctx, db.AdminApplicationListParams{
+		HackathonID: lq.Hackathon, ActorID: r.ProfileID, ActorEmail: r.Email, Status: status, Pattern: pattern,
+		Sort: lq.Sort, OrderDir: lq.Order,
+	}, func(a db.AdminApplicationListRow) error { return fn(toAdminRow(a)) })
+}
+
+// CSVHeader is the first row of the admin table's CSV export.
+var CSVHeader = []string{"id", "name", "email", "university", "gender", "reviews", "date", "status", "decision", "rsvp", "score", "normalized_score"}
+
+// CSVTextCells are the columns of CSVHeader that hold free text (names,
+// emails, what applicants typed), to be neutralised against spreadsheet
+// formulas; the others are ids, numbers, times and fixed words.
+var CSVTextCells = []int{1, 2, 3, 4, 8, 9}
+
+// CSVRecord is a row of the admin table's CSV export (cells not yet
+// neutralised against spreadsheet formulas); empty cells stand for null.
+func (a AdminRow) CSVRecord() []string {
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	num := func(p *float64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatFloat(*p, 'f', 4, 64)
+	}
+	return []string{a.ID.String(), str(a.Name), a.Email, str(a.University), str(a.Gender), strconv.Itoa(int(a.Reviews)),
+		a.Date.UTC().Format(time.RFC3339), a.Status, str(a.Decision), str(a.Rsvp), num(a.Score), num(a.NormalizedScore)}
 }
 
 // AdminReview is one review of an application with its reviewer.

@@ -805,6 +805,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/applications/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The applications table as CSV, every page (admin)
+         * @description The rows `listApplications` answers for the same `hackathon`, `q`, `status`, `sort`
+         *     and `order`, all of them, in its order and with its rules (the scores of an
+         *     application the caller has a conflict of interest with are empty): a header row
+         *     (`id,name,email,university,gender,reviews,date,status,decision,rsvp,score,normalized_score`),
+         *     then one row per application, streamed as the database answers, so the server holds
+         *     one row at a time however large the edition. An empty cell is null; scores have
+         *     four decimals. A text cell (name, email, university, gender, decision, rsvp)
+         *     starting with `=`, `+`, `-`, `@`, a tab or a carriage return is prefixed with `'`.
+         */
+        get: operations["exportApplicationsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/applications/{id}": {
         parameters: {
             query?: never;
@@ -5278,6 +5305,41 @@ export interface operations {
                         page_size: number;
                         hackathon: components["schemas"]["HackathonRef"];
                     };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    exportApplicationsCsv: {
+        parameters: {
+            query?: {
+                /**
+                 * @description The edition (a hackathon id); the current edition when absent. Not a UUID: 400 on
+                 *     `hackathon`; no such edition: 404 `{error:"Hackathon not found"}`.
+                 */
+                hackathon?: components["parameters"]["Hackathon"];
+                /** @description part of the email or name */
+                q?: string;
+                status?: "draft" | "submitted";
+                sort?: "created_at" | "name" | "email" | "university" | "gender" | "reviews" | "score" | "normalized_score";
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["ValidationFailed"];
