@@ -229,6 +229,7 @@ func (s *Server) addVolunteer(w http.ResponseWriter, r *http.Request) error {
 	if err := checkin.AddVolunteer(ctx, s.store.Queries, principalFrom(ctx).ProfileID, id, profile); err != nil {
 		return err
 	}
+	s.sessions.clear() // the volunteer's check-in rights apply at once here
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -242,6 +243,7 @@ func (s *Server) removeVolunteer(w http.ResponseWriter, r *http.Request) error {
 	if err := checkin.RemoveVolunteer(r.Context(), s.store.Queries, id, profile); err != nil {
 		return err
 	}
+	s.sessions.clear() // and end at once here
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -335,8 +335,12 @@ func TestEventDayWorkflow(t *testing.T) {
 	soon := time.Now().Add(time.Hour)
 	s.super.expect(200, "PATCH", "/api/admin/hackathons/"+s.edition.String(),
 		map[string]any{"starts_at": rfc3339(soon), "ends_at": rfc3339(soon.Add(time.Hour))})
-	testenv.Eventually(t, 45*time.Second, func() (bool, string) {
-		return sentTo(t, s.a, "event_ticket", "eve@example.com"), "the ticket"
+	testenv.Eventually(t, 90*time.Second, func() (bool, string) {
+		var progress string
+		if v, err := s.a.Temporal.QueryWorkflow(context.Background(), id, "", workflows.ProgressQuery); err == nil {
+			_ = v.Get(&progress)
+		}
+		return sentTo(t, s.a, "event_ticket", "eve@example.com"), "the ticket (the run's progress: " + progress + ")"
 	})
 	text, ok := testenv.Mail.Text(checkin.TicketKey(app))
 	if !ok || !strings.Contains(text, "/checkin/"+app.String()+"?sig=") || !strings.Contains(text, "Hall B") {
