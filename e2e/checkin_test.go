@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -340,7 +341,31 @@ func TestEventDayWorkflow(t *testing.T) {
 		if v, err := s.a.Temporal.QueryWorkflow(context.Background(), id, "", workflows.ProgressQuery); err == nil {
 			_ = v.Get(&progress)
 		}
-		return sentTo(t, s.a, "event_ticket", "eve@example.com"), "the ticket (the run's progress: " + progress + ")"
+		var status string
+		if d, err := s.a.Temporal.DescribeWorkflowExecution(context.Background(), id, ""); err == nil {
+			status = d.GetWorkflowExecutionInfo().GetStatus().String()
+			for _, pa := range d.GetPendingActivities() {
+				status += "; " + pa.GetActivityType().GetName() + ": " + pa.GetLastFailure().GetMessage()
+			}
+		} else {
+			status = err.Error()
+		}
+		var starts []string
+		rows, err := s.a.Store.Pool().Query(context.Background(),
+			`SELECT attempts::text || ' ' || (started_at IS NOT NULL)::text || ' ' || coalesce(last_error, '') FROM workflow_starts WHERE workflow_id = $1`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var x string
+			if err := rows.Scan(&x); err != nil {
+				t.Fatal(err)
+			}
+			starts = append(starts, x)
+		}
+		rows.Close()
+		return sentTo(t, s.a, "event_ticket", "eve@example.com"),
+			fmt.Sprintf("the ticket (the run: %s; progress %q; its outbox rows %q)", status, progress, starts)
 	})
 	text, ok := testenv.Mail.Text(checkin.TicketKey(app))
 	if !ok || !strings.Contains(text, "/checkin/"+app.String()+"?sig=") || !strings.Contains(text, "Hall B") {
