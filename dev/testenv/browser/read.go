@@ -308,3 +308,20 @@ func (p *Page) EmptyBoxes(selector string) int {
 	}
 	return n
 }
+
+// ScrollBoxesSideways counts the scroll boxes in main that scroll
+// sideways: content (a table's last column, its buttons) hidden past their
+// right edge until someone scrolls the box.
+func (p *Page) ScrollBoxesSideways() int {
+	p.t.Helper()
+	ctx, cancel := p.callCtx()
+	defer cancel()
+	n, err := evalJSON[int](ctx, `[...document.querySelectorAll('main *')].filter((el) => {
+		const o = getComputedStyle(el).overflowX;
+		return (o === 'auto' || o === 'scroll') && el.scrollWidth > el.clientWidth + 1;
+	}).length`)
+	if err != nil {
+		p.t.Fatalf("browser: scroll boxes: %v", err)
+	}
+	return n
+}
