@@ -51,8 +51,9 @@ import (
 const ChromiumPath = "/usr/bin/chromium"
 
 // DefaultTimeout is how long a Page waits for an element, a URL or a text
-// to appear before it fails the test.
-const DefaultTimeout = 10 * time.Second
+// to appear before it fails the test: long enough for a request that
+// writes (a submit) on a machine busy with the whole suite.
+const DefaultTimeout = 20 * time.Second
 
 // callTimeout bounds one protocol command or navigation, so a hung browser
 // fails the test instead of the whole binary.
