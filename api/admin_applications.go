@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 
 	"hackdesk/internal/feature/hackathon"
-	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/feature/onboarding"
+	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/feature/review"
 	"hackdesk/internal/platform/apperr"
 )
