@@ -26,13 +26,7 @@ func TestTermWindowSignalWithItsTimer(t *testing.T) {
 	tc := testenv.Temporal(t, cfg)
 	ctx := context.Background()
 
-	opens := time.Now().Add(3 * time.Second).UTC().Truncate(time.Second)
-	closes := opens.Add(30 * 24 * time.Hour)
-	term, err := store.TermInsert(ctx, db.TermInsertParams{Name: "2031-2032", StartsOn: opens, EndsOn: closes,
-		OnboardingOpensAt: &opens, OnboardingClosesAt: &closes})
-	if err != nil {
-		t.Fatal(err)
-	}
+	var term db.Term // made once the worker is up
 	start := func() func() {
 		w := hdworker.New(tc, testenv.WorkerOptions(cfg), activities.NewSet(activities.Deps{Store: store}))
 		if err := w.Start(); err != nil {
@@ -55,7 +49,17 @@ func TestTermWindowSignalWithItsTimer(t *testing.T) {
 		}
 	}
 
+	// The worker is up (and current) before the opening is set, so a slow
+	// start on a loaded machine does not eat the seconds before it.
 	stop := start()
+	var err error
+	opens := time.Now().Add(5 * time.Second).UTC().Truncate(time.Second)
+	closes := opens.Add(30 * 24 * time.Hour)
+	term, err = store.TermInsert(ctx, db.TermInsertParams{Name: "2031-2032", StartsOn: opens, EndsOn: closes,
+		OnboardingOpensAt: &opens, OnboardingClosesAt: &closes})
+	if err != nil {
+		t.Fatal(err)
+	}
 	in := workflows.TermWindowInput{TermID: term.ID, TermName: term.Name, PublicURL: "https://hackdesk.test",
 		Windows: workflows.TermWindows{OnboardingOpensAt: &opens, OnboardingClosesAt: &closes}}
 	if _, err := outbox.Start(ctx, tc, cfg.TaskQueue, workflows.TermWindowRequest(in)); err != nil {

@@ -230,6 +230,7 @@ func (s *Server) addVolunteer(w http.ResponseWriter, r *http.Request) error {
 	if err := checkin.AddVolunteer(ctx, s.store.Queries, principalFrom(ctx).ProfileID, id, profile); err != nil {
 		return err
 	}
+	s.sessions.clear() // the volunteer's check-in rights apply at once here
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -243,6 +244,7 @@ func (s *Server) removeVolunteer(w http.ResponseWriter, r *http.Request) error {
 	if err := checkin.RemoveVolunteer(r.Context(), s.store.Queries, id, profile); err != nil {
 		return err
 	}
+	s.sessions.clear() // and end at once here
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }

@@ -60,6 +60,7 @@ func (s *Server) deleteMe(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.sessions.clear() // the account is locked: its sessions end here at once
 	s.setSessionCookie(w, "", -time.Second)
 	writeJSON(w, http.StatusAccepted, map[string]any{"erase_at": sch.EraseAt.UTC()})
 	return nil

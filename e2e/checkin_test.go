@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -339,8 +340,36 @@ func TestEventDayWorkflow(t *testing.T) {
 	soon := time.Now().Add(time.Hour)
 	s.super.expect(200, "PATCH", "/api/admin/hackathons/"+s.edition.String(),
 		map[string]any{"starts_at": rfc3339(soon), "ends_at": rfc3339(soon.Add(time.Hour))})
-	testenv.Eventually(t, 45*time.Second, func() (bool, string) {
-		return sentTo(t, s.a, "event_ticket", "eve@example.com"), "the ticket"
+	testenv.Eventually(t, 90*time.Second, func() (bool, string) {
+		var progress string
+		if v, err := s.a.Temporal.QueryWorkflow(context.Background(), id, "", workflows.ProgressQuery); err == nil {
+			_ = v.Get(&progress)
+		}
+		var status string
+		if d, err := s.a.Temporal.DescribeWorkflowExecution(context.Background(), id, ""); err == nil {
+			status = d.GetWorkflowExecutionInfo().GetStatus().String()
+			for _, pa := range d.GetPendingActivities() {
+				status += "; " + pa.GetActivityType().GetName() + ": " + pa.GetLastFailure().GetMessage()
+			}
+		} else {
+			status = err.Error()
+		}
+		var starts []string
+		rows, err := s.a.Store.Pool().Query(context.Background(),
+			`SELECT attempts::text || ' ' || (started_at IS NOT NULL)::text || ' ' || coalesce(last_error, '') FROM workflow_starts WHERE workflow_id = $1`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var x string
+			if err := rows.Scan(&x); err != nil {
+				t.Fatal(err)
+			}
+			starts = append(starts, x)
+		}
+		rows.Close()
+		return sentTo(t, s.a, "event_ticket", "eve@example.com"),
+			fmt.Sprintf("the ticket (the run: %s; progress %q; its outbox rows %q)", status, progress, starts)
 	})
 	text, ok := testenv.Mail.Text(checkin.TicketKey(app))
 	if !ok || !strings.Contains(text, "/checkin/"+app.String()+"?sig=") || !strings.Contains(text, "Hall B") {

@@ -340,8 +340,10 @@ func TestResumeUploadGuards(t *testing.T) {
 			t.Fatal("a stalled upload did not end")
 		}
 	}
-	// The places are given back.
-	if r := busy.upload("cv.pdf", pdfFile("after")); r.Status != http.StatusOK {
-		t.Fatalf("upload after the others ended: %d %s", r.Status, r.Body)
-	}
+	// The places are given back once the server has ended the stalled
+	// uploads' handlers (a moment after their clients saw them fail).
+	testenv.Eventually(t, 10*time.Second, func() (bool, string) {
+		r := busy.upload("cv.pdf", pdfFile("after"))
+		return r.Status == http.StatusOK, fmt.Sprintf("upload after the others ended: %d %s", r.Status, r.Body)
+	})
 }

@@ -135,9 +135,9 @@ func TestOpenAPICheckerCatchesDrift(t *testing.T) {
 	t.Parallel()
 	jsonHeader := http.Header{"Content-Type": {"application/json; charset=utf-8"}}
 	user := `{"id":"0b5e0c39-3f1c-4b8e-9a43-3f3e8f0f9a11","email":"ada@example.com","display_name":"Ada",` +
-		`"role":"member","email_confirmed":true,"exec_role":null,"membership":null,"marketing_opt_in":false}`
+		`"role":"member","email_confirmed":true,"exec_role":null,"membership":null,"onboarding":null,"marketing_opt_in":false}`
 	noEmail := `{"id":"0b5e0c39-3f1c-4b8e-9a43-3f3e8f0f9a11","display_name":"Ada",` +
-		`"role":"member","email_confirmed":true,"exec_role":null,"membership":null,"marketing_opt_in":false}`
+		`"role":"member","email_confirmed":true,"exec_role":null,"membership":null,"onboarding":null,"marketing_opt_in":false}`
 	ready := `{"status":"ready","checks":{"database":"ok","temporal":"ok"},"outbox":{"pending":0,"lag_seconds":0}}`
 	cases := []struct {
 		name         string

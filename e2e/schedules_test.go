@@ -262,7 +262,7 @@ func termWindowInput(t *testing.T, a *app.App, id string) workflows.TermWindowIn
 	if len(p) != 1 {
 		t.Fatalf("%s started with %d inputs", id, len(p))
 	}
-	if err := converter.GetDefaultDataConverter().FromPayload(p[0], &in); err != nil {
+	if err := a.DataConverter().FromPayload(p[0], &in); err != nil {
 		t.Fatal(err)
 	}
 	return in

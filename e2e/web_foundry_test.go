@@ -219,6 +219,13 @@ func TestWebFoundry(t *testing.T) {
 		if !found {
 			t.Errorf("the history does not list %s as a succeeded FastAPI project: %v", name, p.Table("Launched projects"))
 		}
+		// On the desktop the history fits: "Launched by" is not clipped
+		// behind a sideways scroll.
+		if vp.Name == browser.Desktop.Name {
+			if n := p.ScrollBoxesSideways(); n != 0 {
+				t.Errorf("%d scroll boxes scroll sideways at %d px", n, vp.Width)
+			}
+		}
 		p.Axe()
 		shot("history")
 

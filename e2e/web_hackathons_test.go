@@ -532,7 +532,7 @@ func TestWebEditionsReflow(t *testing.T) {
 		}
 		peopleShot(p, "editions", "reflow-"+name)
 	}
-	check("home", "/", func() { p.WaitText(", in 2 days") })
+	check("home", "/", func() { p.WaitText("Score the next application waiting in the queue.") })
 	check("apply-start", "/apply", func() { p.WaitFor("button", "Start a blank application") })
 	check("application", "/application", func() { p.WaitFor("table", "Your applications to earlier hackathons") })
 	check("hackathons", "/admin/hackathons", func() { p.WaitFor("button", "Make current "+lastYear.Name) })

@@ -16,6 +16,7 @@ func TestServeRefusesLogMailDriverInProduction(t *testing.T) {
 	t.Setenv("PUBLIC_URL", "https://hackdesk.example.org")
 	t.Setenv("MAIL_DRIVER", "log")
 	t.Setenv("SIGNING_KEY", "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")
+	t.Setenv("TEMPORAL_PAYLOAD_KEYS", "k1:MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=")
 	for _, cmd := range []string{"serve", "worker"} {
 		t.Run(cmd, func(t *testing.T) {
 			out, err := runCmd(t, "", cmd)

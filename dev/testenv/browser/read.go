@@ -271,3 +271,57 @@ func (p *Page) SideScroll() int {
 	}
 	return n
 }
+
+// BlankBelow is how many CSS pixels the document extends below the bottom
+// of its last element (the footer): space a person scrolls into and finds
+// nothing, as when something absolutely placed escapes a scroll box.
+func (p *Page) BlankBelow() int {
+	p.t.Helper()
+	ctx, cancel := p.callCtx()
+	defer cancel()
+	n, err := evalJSON[int](ctx, `(() => {
+		const last = document.body.lastElementChild && [...document.body.querySelectorAll('footer')].pop();
+		const bottom = (last || document.body).getBoundingClientRect().bottom + window.scrollY;
+		return Math.max(0, Math.round(document.documentElement.scrollHeight - bottom));
+	})()`)
+	if err != nil {
+		p.t.Fatalf("browser: blank below: %v", err)
+	}
+	return n
+}
+
+// EmptyBoxes counts the elements matching selector that are drawn with a
+// border or a background yet have no content: a box that shows nothing.
+func (p *Page) EmptyBoxes(selector string) int {
+	p.t.Helper()
+	ctx, cancel := p.callCtx()
+	defer cancel()
+	n, err := evalJSON[int](ctx, fmt.Sprintf(`[...document.querySelectorAll(%q)].filter((el) => {
+		if (el.childElementCount > 0 || el.textContent.trim() !== '') return false;
+		const s = getComputedStyle(el), r = el.getBoundingClientRect();
+		if (r.width === 0 || r.height === 0) return false;
+		const bordered = ['Top', 'Right', 'Bottom', 'Left'].filter((side) => parseFloat(s['border' + side + 'Width']) > 0 && s['border' + side + 'Style'] !== 'none').length >= 3;
+		return bordered || s.boxShadow !== 'none' || s.outlineStyle !== 'none';
+	}).length`, selector))
+	if err != nil {
+		p.t.Fatalf("browser: empty boxes: %v", err)
+	}
+	return n
+}
+
+// ScrollBoxesSideways counts the scroll boxes in main that scroll
+// sideways: content (a table's last column, its buttons) hidden past their
+// right edge until someone scrolls the box.
+func (p *Page) ScrollBoxesSideways() int {
+	p.t.Helper()
+	ctx, cancel := p.callCtx()
+	defer cancel()
+	n, err := evalJSON[int](ctx, `[...document.querySelectorAll('main *')].filter((el) => {
+		const o = getComputedStyle(el).overflowX;
+		return (o === 'auto' || o === 'scroll') && el.scrollWidth > el.clientWidth + 1;
+	}).length`)
+	if err != nil {
+		p.t.Fatalf("browser: scroll boxes: %v", err)
+	}
+	return n
+}
