@@ -116,9 +116,16 @@ const retentionSlice = 20 * time.Second
 
 // PurgeApplications purges applications of editions past their retention:
 // their résumés are deleted, then their identifying fields stripped
-// (privacy.ApplicationsDue, privacy.PurgeApplications).
+// (privacy.ApplicationsDue, privacy.PurgeApplications). When none is left,
+// those editions' door volunteers go too (privacy.PurgeVolunteers).
 func (a *RetentionActivities) PurgeApplications(ctx context.Context) (RetentionBatch, error) {
-	return a.purgeItems(ctx, privacy.ApplicationsDue, privacy.PurgeApplications)
+	out, err := a.purgeItems(ctx, privacy.ApplicationsDue, privacy.PurgeApplications)
+	if err != nil || out.More {
+		return out, err
+	}
+	n, err := privacy.PurgeVolunteers(ctx, a.Store.Queries, time.Now(), a.days())
+	out.Rows += n
+	return out, err
 }
 
 // PurgeSubmissions deletes onboarding submissions, and their headshots, of

@@ -15,6 +15,7 @@ import (
 	"hackdesk/internal/feature/checkin"
 	"hackdesk/internal/feature/hackathon"
 	"hackdesk/internal/feature/membership"
+	"hackdesk/internal/feature/privacy"
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/signing"
 )
@@ -265,6 +266,9 @@ func (s *Server) attendanceCSV(w http.ResponseWriter, r *http.Request) error {
 		}
 		return '_'
 	}, h.Name)
+	if err := privacy.LogAttendance(r.Context(), s.store.Queries, actor(principalFrom(r.Context())), id); err != nil {
+		return err
+	}
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
 	w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", name+"-attendance.csv"))
 	w.WriteHeader(http.StatusOK)

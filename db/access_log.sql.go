@@ -12,6 +12,30 @@ import (
 	"github.com/google/uuid"
 )
 
+const accessLogAttendance = `-- name: AccessLogAttendance :execrows
+INSERT INTO access_log (actor_id, actor_role, action, subject_id, object_id)
+SELECT $1::uuid, $2::text, 'attendance.csv', a.profile_id, a.id
+FROM applications a
+WHERE a.hackathon_id = $3 AND a.rsvp = 'attending' AND a.erased_at IS NULL
+`
+
+type AccessLogAttendanceParams struct {
+	ActorID     uuid.UUID
+	ActorRole   string
+	HackathonID uuid.UUID
+}
+
+// The attendance CSV of an edition: one row per person in it (the
+// attending but erased accounts, as AttendanceRows), each naming their
+// application.
+func (q *Queries) AccessLogAttendance(ctx context.Context, arg AccessLogAttendanceParams) (int64, error) {
+	result, err := q.db.Exec(ctx, accessLogAttendance, arg.ActorID, arg.ActorRole, arg.HackathonID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const accessLogCount = `-- name: AccessLogCount :one
 SELECT count(*) FROM access_log l
 WHERE ($1::uuid IS NULL OR l.actor_id = $1::uuid)

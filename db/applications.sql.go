@@ -1278,6 +1278,7 @@ SET email = NULL, phone = NULL, discord = NULL, tshirt_size = NULL, dietary_rest
     year_of_study = NULL, experience_level = NULL, hackathons_attended = NULL, github_url = NULL,
     linkedin_url = NULL, website_url = NULL, resume_key = NULL, resume_name = NULL, resume_type = NULL,
     q1_answer = NULL, q2_answer = NULL, team_members = '',
+    checked_in_by = NULL, checkin_client_id = NULL,
     purged_at = coalesce(purged_at, now()),
     erased_at = CASE WHEN $1::boolean THEN coalesce(erased_at, now()) ELSE erased_at END
 WHERE id = ANY($2::uuid[])
@@ -1291,7 +1292,10 @@ type ApplicationsPurgeParams struct {
 
 // Strips the given applications of every field that could name their
 // person (contact, demographics, education, experience, links, résumé,
-// answers, team), keeping status, decision, RSVP, review counts and dates:
+// answers, team, who checked them in at the door and the tap's client
+// id), keeping status, decision, RSVP, review counts and dates (the
+// waiver's acceptance and the check-in time stay, so the door's counts
+// read the same):
 // retention (erase false) and an erasure (erase true, which also takes
 // them out of the queue, the admin table and open work). The caller has
 // deleted their résumé objects and question-bank answers. Safe to repeat.

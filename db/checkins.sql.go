@@ -19,7 +19,7 @@ SELECT a.id, coalesce(p.display_name, p.email)::text AS name, coalesce(a.email, 
        coalesce((SELECT string_agg(coalesce(t->>'display_name', t->>'email'), '; ')
                  FROM jsonb_array_elements(application_team_names(a.team_members)) t), '')::text AS team
 FROM applications a JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = $1 AND a.rsvp = 'attending' AND a.id > $2
+WHERE a.hackathon_id = $1 AND a.rsvp = 'attending' AND a.erased_at IS NULL AND a.id > $2
 ORDER BY a.id
 LIMIT $3
 `
@@ -41,7 +41,7 @@ type AttendanceRowsRow struct {
 }
 
 // The attendance list, a page at a time (keyset on id): the attending and
-// those checked in.
+// those checked in, but for erased accounts (counted, never listed).
 func (q *Queries) AttendanceRows(ctx context.Context, arg AttendanceRowsParams) ([]AttendanceRowsRow, error) {
 	rows, err := q.db.Query(ctx, attendanceRows, arg.HackathonID, arg.After, arg.Lim)
 	if err != nil {
@@ -250,7 +250,7 @@ const checkinSearch = `-- name: CheckinSearch :many
 SELECT a.id, coalesce(p.display_name, p.email)::text AS name, coalesce(a.email, p.email)::text AS email,
        a.decision, a.rsvp, a.checked_in_at
 FROM applications a JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = $1
+WHERE a.hackathon_id = $1 AND a.erased_at IS NULL
   AND (a.rsvp = 'attending' OR (a.decision = 'waitlist'))
   AND (lower(coalesce(p.display_name, '')) LIKE $2::text OR lower(p.email) LIKE $2::text OR lower(coalesce(a.email, '')) LIKE $2::text)
 ORDER BY lower(coalesce(p.display_name, p.email)), a.id
@@ -535,6 +535,34 @@ type VolunteerRemoveParams struct {
 
 func (q *Queries) VolunteerRemove(ctx context.Context, arg VolunteerRemoveParams) (int64, error) {
 	result, err := q.db.Exec(ctx, volunteerRemove, arg.HackathonID, arg.ProfileID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const volunteersDeleteForProfile = `-- name: VolunteersDeleteForProfile :execrows
+DELETE FROM hackathon_volunteers WHERE profile_id = $1
+`
+
+// An erasure: the person volunteers at no edition's door any more.
+func (q *Queries) VolunteersDeleteForProfile(ctx context.Context, profileID uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, volunteersDeleteForProfile, profileID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const volunteersRetention = `-- name: VolunteersRetention :execrows
+DELETE FROM hackathon_volunteers v USING hackathons h
+WHERE h.id = v.hackathon_id AND coalesce(h.ends_at, h.applications_close_at) < $1
+`
+
+// Retention: the volunteers of editions whose applications are purged
+// (ended, or with no end closed, before @ended_before).
+func (q *Queries) VolunteersRetention(ctx context.Context, endedBefore *time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, volunteersRetention, endedBefore)
 	if err != nil {
 		return 0, err
 	}

@@ -452,3 +452,37 @@ func (q *Queries) ExportSubmissions(ctx context.Context, profileID uuid.UUID) ([
 	}
 	return items, nil
 }
+
+const exportVolunteering = `-- name: ExportVolunteering :many
+SELECT v.hackathon_id, h.name AS hackathon_name, v.created_at
+FROM hackathon_volunteers v JOIN hackathons h ON h.id = v.hackathon_id
+WHERE v.profile_id = $1
+ORDER BY v.created_at, v.hackathon_id
+`
+
+type ExportVolunteeringRow struct {
+	HackathonID   uuid.UUID
+	HackathonName string
+	CreatedAt     time.Time
+}
+
+// The editions the person volunteers at the door of, without who added them.
+func (q *Queries) ExportVolunteering(ctx context.Context, profileID uuid.UUID) ([]ExportVolunteeringRow, error) {
+	rows, err := q.db.Query(ctx, exportVolunteering, profileID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ExportVolunteeringRow{}
+	for rows.Next() {
+		var i ExportVolunteeringRow
+		if err := rows.Scan(&i.HackathonID, &i.HackathonName, &i.CreatedAt); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

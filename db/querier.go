@@ -12,6 +12,10 @@ import (
 )
 
 type Querier interface {
+	// The attendance CSV of an edition: one row per person in it (the
+	// attending but erased accounts, as AttendanceRows), each naming their
+	// application.
+	AccessLogAttendance(ctx context.Context, arg AccessLogAttendanceParams) (int64, error)
 	AccessLogCount(ctx context.Context, arg AccessLogCountParams) (int64, error)
 	// Retention: up to max_rows rows older than a year go.
 	AccessLogDeleteOlderThan(ctx context.Context, arg AccessLogDeleteOlderThanParams) (int64, error)
@@ -133,7 +137,10 @@ type Querier interface {
 	ApplicationsLockByProfile(ctx context.Context, profileID uuid.UUID) ([]Application, error)
 	// Strips the given applications of every field that could name their
 	// person (contact, demographics, education, experience, links, résumé,
-	// answers, team), keeping status, decision, RSVP, review counts and dates:
+	// answers, team, who checked them in at the door and the tap's client
+	// id), keeping status, decision, RSVP, review counts and dates (the
+	// waiver's acceptance and the check-in time stay, so the door's counts
+	// read the same):
 	// retention (erase false) and an erasure (erase true, which also takes
 	// them out of the queue, the admin table and open work). The caller has
 	// deleted their résumé objects and question-bank answers. Safe to repeat.
@@ -146,7 +153,7 @@ type Querier interface {
 	// keys.
 	ApplicationsRetentionBatch(ctx context.Context, arg ApplicationsRetentionBatchParams) ([]ApplicationsRetentionBatchRow, error)
 	// The attendance list, a page at a time (keyset on id): the attending and
-	// those checked in.
+	// those checked in, but for erased accounts (counted, never listed).
 	AttendanceRows(ctx context.Context, arg AttendanceRowsParams) ([]AttendanceRowsRow, error)
 	AuthTokenInsert(ctx context.Context, arg AuthTokenInsertParams) (AuthToken, error)
 	// A live token of the purpose with its account's email and name, without
@@ -339,6 +346,8 @@ type Querier interface {
 	ExportSelections(ctx context.Context, profileID uuid.UUID) ([]ExportSelectionsRow, error)
 	ExportSessions(ctx context.Context, profileID uuid.UUID) ([]ExportSessionsRow, error)
 	ExportSubmissions(ctx context.Context, profileID uuid.UUID) ([]ExportSubmissionsRow, error)
+	// The editions the person volunteers at the door of, without who added them.
+	ExportVolunteering(ctx context.Context, profileID uuid.UUID) ([]ExportVolunteeringRow, error)
 	// Records that the setup workflow is dispatched now, unless a dispatch was
 	// recorded less than @lost_after_seconds ago (its run may still appear):
 	// then there is no row.
@@ -760,6 +769,11 @@ type Querier interface {
 	VolunteerList(ctx context.Context, hackathonID uuid.UUID) ([]VolunteerListRow, error)
 	VolunteerOfCurrent(ctx context.Context, profileID uuid.UUID) (bool, error)
 	VolunteerRemove(ctx context.Context, arg VolunteerRemoveParams) (int64, error)
+	// An erasure: the person volunteers at no edition's door any more.
+	VolunteersDeleteForProfile(ctx context.Context, profileID uuid.UUID) (int64, error)
+	// Retention: the volunteers of editions whose applications are purged
+	// (ended, or with no end closed, before @ended_before).
+	VolunteersRetention(ctx context.Context, endedBefore *time.Time) (int64, error)
 	// Records a webhook token with the SHA-256 of the email it came with and
 	// returns the SHA-256 the token is bound to: the given one when the token
 	// is new, the first one when it was seen before.

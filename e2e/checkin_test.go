@@ -318,6 +318,10 @@ func TestCheckinAttendanceCSV(t *testing.T) {
 		rows[1][3] != `'=HYPERLINK("x")` || rows[1][5] == "" {
 		t.Fatalf("attendance %q", rows)
 	}
+	// The download is a staff read of each person in it.
+	if n := countRows(t, s.a, `SELECT count(*) FROM access_log WHERE action = 'attendance.csv' AND object_id = $1`, app); n != 1 {
+		t.Errorf("%d access-log rows for the attendance CSV, want 1", n)
+	}
 	s.super.expect(404, "GET", "/api/admin/hackathons/"+uuid.NewString()+"/attendance.csv", nil)
 }
 

@@ -35,3 +35,12 @@ ORDER BY at, id;
 -- Retention: up to max_rows rows older than a year go.
 DELETE FROM access_log WHERE id IN (
     SELECT l.id FROM access_log l WHERE l.at < @before ORDER BY l.at LIMIT @max_rows);
+
+-- name: AccessLogAttendance :execrows
+-- The attendance CSV of an edition: one row per person in it (the
+-- attending but erased accounts, as AttendanceRows), each naming their
+-- application.
+INSERT INTO access_log (actor_id, actor_role, action, subject_id, object_id)
+SELECT @actor_id::uuid, @actor_role::text, 'attendance.csv', a.profile_id, a.id
+FROM applications a
+WHERE a.hackathon_id = @hackathon_id AND a.rsvp = 'attending' AND a.erased_at IS NULL;

@@ -52,7 +52,7 @@ RETURNING *;
 SELECT a.id, coalesce(p.display_name, p.email)::text AS name, coalesce(a.email, p.email)::text AS email,
        a.decision, a.rsvp, a.checked_in_at
 FROM applications a JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = @hackathon_id
+WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
   AND (a.rsvp = 'attending' OR (a.decision = 'waitlist'))
   AND (lower(coalesce(p.display_name, '')) LIKE @pattern::text OR lower(p.email) LIKE @pattern::text OR lower(coalesce(a.email, '')) LIKE @pattern::text)
 ORDER BY lower(coalesce(p.display_name, p.email)), a.id
@@ -93,13 +93,13 @@ GROUP BY v.kind, v.value;
 
 -- name: AttendanceRows :many
 -- The attendance list, a page at a time (keyset on id): the attending and
--- those checked in.
+-- those checked in, but for erased accounts (counted, never listed).
 SELECT a.id, coalesce(p.display_name, p.email)::text AS name, coalesce(a.email, p.email)::text AS email,
        a.tshirt_size, a.dietary_restrictions, a.checked_in_at,
        coalesce((SELECT string_agg(coalesce(t->>'display_name', t->>'email'), '; ')
                  FROM jsonb_array_elements(application_team_names(a.team_members)) t), '')::text AS team
 FROM applications a JOIN profiles p ON p.id = a.profile_id
-WHERE a.hackathon_id = @hackathon_id AND a.rsvp = 'attending' AND a.id > @after
+WHERE a.hackathon_id = @hackathon_id AND a.rsvp = 'attending' AND a.erased_at IS NULL AND a.id > @after
 ORDER BY a.id
 LIMIT @lim;
 
@@ -111,3 +111,13 @@ SELECT a.id AS application_id, coalesce(a.email, p.email)::text AS email, coales
 FROM applications a JOIN profiles p ON p.id = a.profile_id
 WHERE a.hackathon_id = @hackathon_id AND a.rsvp = 'attending' AND p.email_confirmed_at IS NOT NULL
 ORDER BY a.id;
+
+-- name: VolunteersDeleteForProfile :execrows
+-- An erasure: the person volunteers at no edition's door any more.
+DELETE FROM hackathon_volunteers WHERE profile_id = @profile_id;
+
+-- name: VolunteersRetention :execrows
+-- Retention: the volunteers of editions whose applications are purged
+-- (ended, or with no end closed, before @ended_before).
+DELETE FROM hackathon_volunteers v USING hackathons h
+WHERE h.id = v.hackathon_id AND coalesce(h.ends_at, h.applications_close_at) < @ended_before;

@@ -67,3 +67,10 @@ ORDER BY created_at, id;
 -- name: ExportProfile :one
 SELECT id, email, display_name, role, email_confirmed_at, marketing_opt_in, created_at
 FROM profiles WHERE id = $1;
+
+-- name: ExportVolunteering :many
+-- The editions the person volunteers at the door of, without who added them.
+SELECT v.hackathon_id, h.name AS hackathon_name, v.created_at
+FROM hackathon_volunteers v JOIN hackathons h ON h.id = v.hackathon_id
+WHERE v.profile_id = $1
+ORDER BY v.created_at, v.hackathon_id;

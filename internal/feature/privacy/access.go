@@ -26,11 +26,12 @@ const (
 	ActionOnboardingCSV       Action = "onboarding.csv"
 	ActionOnboardingHeadshots Action = "onboarding.headshots"
 	ActionMembershipQR        Action = "membership.qr"
+	ActionAttendanceCSV       Action = "attendance.csv"
 )
 
 // Actions lists every action.
 var Actions = []Action{ActionApplicationView, ActionResumeLink, ActionOnboardingCSV,
-	ActionOnboardingHeadshots, ActionMembershipQR}
+	ActionOnboardingHeadshots, ActionMembershipQR, ActionAttendanceCSV}
 
 // Actor is the staff member reading, with their roles on this request.
 type Actor struct {
@@ -69,6 +70,15 @@ func LogAccess(ctx context.Context, q *db.Queries, actor Actor, action Action, r
 	_, err := q.AccessLogInsert(ctx, db.AccessLogInsertParams{
 		ActorID: actor.ProfileID, ActorRole: actor.RoleName(), Action: string(action),
 		SubjectIds: subjects, ObjectIds: objects})
+	return err
+}
+
+// LogAttendance logs an edition's attendance CSV: one row per person in
+// it (every attending applicant), each naming their application, in one
+// statement.
+func LogAttendance(ctx context.Context, q *db.Queries, actor Actor, hackathonID uuid.UUID) error {
+	_, err := q.AccessLogAttendance(ctx, db.AccessLogAttendanceParams{
+		ActorID: actor.ProfileID, ActorRole: actor.RoleName(), HackathonID: hackathonID})
 	return err
 }
 

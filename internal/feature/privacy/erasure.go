@@ -420,6 +420,9 @@ func EraseRecords(ctx context.Context, q *db.Queries, s Subject) (Erased, error)
 	if _, err = q.IdempotencyKeysDeleteForActor(ctx, s.ProfileID); err != nil {
 		return out, err
 	}
+	if _, err = q.VolunteersDeleteForProfile(ctx, s.ProfileID); err != nil {
+		return out, err
+	}
 	if _, err = q.BroadcastRecipientsErase(ctx, s.ProfileID); err != nil {
 		return out, err
 	}

@@ -41,6 +41,7 @@ type Export struct {
 	Emails       []ExportEmail      `json:"emails"`
 	Sessions     []ExportSession    `json:"sessions"`
 	StaffReads   []ExportRead       `json:"staff_reads"`
+	Volunteering []ExportVolunteer  `json:"volunteering"`
 	// Files lists the ZIP's other entries and what each is.
 	Files []ExportFile `json:"files"`
 }
@@ -61,15 +62,26 @@ type ExportProfile struct {
 // of reviews.
 type ExportApp struct {
 	application.View
-	Hackathon   ExportRef           `json:"hackathon"`
-	ResumeName  *string             `json:"resume_name"`
-	ResumeFile  *string             `json:"resume_file"` // the ZIP entry
-	ReviewCount int32               `json:"review_count"`
-	DecidedAt   *time.Time          `json:"decided_at"`
-	PurgedAt    *time.Time          `json:"purged_at"`
-	Questions   []hiring.AnswerView `json:"question_answers"`
-	Events      []ExportEvent       `json:"events"`
-	Positions   []ExportPosition    `json:"positions"`
+	Hackathon   ExportRef  `json:"hackathon"`
+	ResumeName  *string    `json:"resume_name"`
+	ResumeFile  *string    `json:"resume_file"` // the ZIP entry
+	ReviewCount int32      `json:"review_count"`
+	DecidedAt   *time.Time `json:"decided_at"`
+	PurgedAt    *time.Time `json:"purged_at"`
+	// The event day: the waiver accepted at the RSVP and the check-in at
+	// the door (diet and T-shirt size are the application's fields).
+	WaiverAcceptedAt *time.Time          `json:"waiver_accepted_at"`
+	CheckedInAt      *time.Time          `json:"checked_in_at"`
+	Questions        []hiring.AnswerView `json:"question_answers"`
+	Events           []ExportEvent       `json:"events"`
+	Positions        []ExportPosition    `json:"positions"`
+}
+
+// ExportVolunteer is an edition whose door the person volunteers at,
+// without who added them.
+type ExportVolunteer struct {
+	Hackathon ExportRef `json:"hackathon"`
+	Since     time.Time `json:"since"`
 }
 
 // ExportRef names an edition or a term.
@@ -174,7 +186,7 @@ type ExportFile struct {
 func Collect(ctx context.Context, q *db.Queries, id uuid.UUID) (Export, error) {
 	out := Export{ExportedAt: time.Now().UTC(), Applications: []ExportApp{}, Memberships: []ExportMembership{},
 		ExecRoles: []ExportExecRole{}, Submissions: []ExportSubmission{}, Emails: []ExportEmail{},
-		Sessions: []ExportSession{}, StaffReads: []ExportRead{}, Files: []ExportFile{}}
+		Sessions: []ExportSession{}, StaffReads: []ExportRead{}, Volunteering: []ExportVolunteer{}, Files: []ExportFile{}}
 	p, err := q.ExportProfile(ctx, id)
 	if err != nil {
 		return out, err
@@ -238,6 +250,13 @@ func Collect(ctx context.Context, q *db.Queries, id uuid.UUID) (Export, error) {
 	for _, r := range reads {
 		out.StaffReads = append(out.StaffReads, ExportRead{Role: r.ActorRole, Action: r.Action, Object: r.ObjectID, At: r.At})
 	}
+	vols, err := q.ExportVolunteering(ctx, id)
+	if err != nil {
+		return out, err
+	}
+	for _, v := range vols {
+		out.Volunteering = append(out.Volunteering, ExportVolunteer{Hackathon: ExportRef{ID: v.HackathonID, Name: v.HackathonName}, Since: v.CreatedAt})
+	}
 	return out, nil
 }
 
@@ -277,6 +296,7 @@ func collectApplications(ctx context.Context, q *db.Queries, id uuid.UUID, out *
 		v.Answers = hiring.AnswerMap(answers[a.ID])
 		e := ExportApp{View: v, Hackathon: ExportRef{ID: a.HackathonID, Name: row.HackathonName},
 			ResumeName: a.ResumeName, ReviewCount: a.ReviewCount, DecidedAt: a.DecidedAt, PurgedAt: a.PurgedAt,
+			WaiverAcceptedAt: a.WaiverAcceptedAt, CheckedInAt: a.CheckedInAt,
 			Questions: hiring.AnswerList(answers[a.ID]), Events: orEmpty(byApp[a.ID]), Positions: orEmpty(positions[a.ID])}
 		if e.Questions == nil {
 			e.Questions = []hiring.AnswerView{}

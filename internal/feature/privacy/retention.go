@@ -92,6 +92,15 @@ func PurgeApplications(ctx context.Context, q *db.Queries, items []Item) (int, e
 	return len(n), err
 }
 
+// PurgeVolunteers deletes the door volunteers of editions past their
+// retention (the same cutoff as their applications'). It returns how many
+// it deleted.
+func PurgeVolunteers(ctx context.Context, q *db.Queries, now time.Time, retentionDays int) (int, error) {
+	cutoff := now.Add(-days(retentionDays))
+	n, err := q.VolunteersRetention(ctx, &cutoff)
+	return int(n), err
+}
+
 // SubmissionsDue is the next batch of onboarding submissions to delete:
 // those of terms that ended more than retentionDays before now, with their
 // headshots' keys.

@@ -3081,7 +3081,7 @@ export interface components {
             /** @description the site role at the time, and the exec position when held ("admin, VP") */
             actor_role: string;
             /** @enum {string} */
-            action: "application.view" | "resume.link" | "onboarding.csv" | "onboarding.headshots" | "membership.qr";
+            action: "application.view" | "resume.link" | "onboarding.csv" | "onboarding.headshots" | "membership.qr" | "attendance.csv";
             subject: components["schemas"]["PersonRef"];
             /**
              * Format: uuid

@@ -16,6 +16,7 @@ export const access = {
     'onboarding.csv': 'Onboarding CSV',
     'onboarding.headshots': 'Headshots ZIP',
     'membership.qr': 'Membership QR page',
+    'attendance.csv': 'Attendance CSV',
   } as Record<string, string>,
   deleted: 'Deleted account',
   byActor: (name: string) => `Show reads by ${name}`,
