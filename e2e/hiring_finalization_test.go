@@ -175,7 +175,7 @@ func TestHiringFinalizationStatus(t *testing.T) {
 	if prof.ExecRole != nil {
 		t.Errorf("the President who finalized still holds %+v", prof.ExecRole)
 	}
-	sessionBound() // the demotion was the worker's: this process honours it within the session cache's bound
+	sessionBound()                                      // the demotion was the worker's: this process honours it within the session cache's bound
 	pres.expect(http.StatusForbidden, "GET", path, nil) // a member now
 	vp.expect(http.StatusForbidden, "GET", byTerm(newTerm), nil)
 	var viaPath hiringFinalizationView

@@ -3085,7 +3085,7 @@ export interface components {
             subject: components["schemas"]["PersonRef"];
             /**
              * Format: uuid
-             * @description the application
+             * @description the application, submission or membership read
              */
             object_id: string | null;
             /** Format: date-time */
