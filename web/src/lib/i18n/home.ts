@@ -70,8 +70,8 @@ export const home = {
     },
     onboarding: {
       title: (term: string) => `Fill in your onboarding form for ${term}`,
-      body: (closes: string) =>
-        closes ? `Tell the club how you will appear on its pages and channels. The form closes on ${closes}.` : 'Tell the club how you will appear on its pages and channels.',
+      // when it closes is the step's closing line, as for the application
+      body: 'Tell the club how you will appear on its pages and channels.',
       link: 'Fill in the onboarding form',
     },
   },
