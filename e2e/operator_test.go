@@ -159,7 +159,18 @@ func scheduleStates(t *testing.T, c *client) map[string]scheduleView {
 	var body struct {
 		Schedules []scheduleView `json:"schedules"`
 	}
-	c.expect(http.StatusOK, "GET", "/api/admin/schedules", nil).JSON(t, &body)
+	// The route answers 503 "Temporal did not answer" when the dev server
+	// is slow to describe the schedules (the whole suite runs beside it);
+	// asked again, it answers.
+	var r response
+	testenv.Eventually(t, 30*time.Second, func() (bool, string) {
+		r = c.do("GET", "/api/admin/schedules", nil)
+		return r.Status != http.StatusServiceUnavailable, "GET /api/admin/schedules is 503: " + string(r.Body)
+	})
+	if r.Status != http.StatusOK {
+		t.Fatalf("GET /api/admin/schedules = %d, want 200; body %s", r.Status, r.Body)
+	}
+	r.JSON(t, &body)
 	out := map[string]scheduleView{}
 	for _, s := range body.Schedules {
 		out[s.ID] = s
