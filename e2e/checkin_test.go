@@ -351,6 +351,20 @@ func TestEventDayWorkflow(t *testing.T) {
 			for _, pa := range d.GetPendingActivities() {
 				status += "; " + pa.GetActivityType().GetName() + ": " + pa.GetLastFailure().GetMessage()
 			}
+			if wt := d.GetPendingWorkflowTask(); wt != nil {
+				status += fmt.Sprintf("; a workflow task %s, attempt %d", wt.GetState(), wt.GetAttempt())
+			}
+			it := s.a.Temporal.GetWorkflowHistory(context.Background(), id, "", false, 0)
+			for it.HasNext() {
+				ev, err := it.Next()
+				if err != nil {
+					break
+				}
+				status += "; " + ev.GetEventType().String()
+				if f := ev.GetWorkflowTaskFailedEventAttributes(); f != nil {
+					status += " (" + f.GetFailure().GetMessage() + ")"
+				}
+			}
 		} else {
 			status = err.Error()
 		}

@@ -203,11 +203,31 @@ func DatabaseURL(t testing.TB) string {
 			t.Logf("testenv: drop database %s: %v", name, err)
 		}
 	})
+	// Every copy of the template holds the template's edition: give this
+	// database's its own id, so the workflow IDs made from it (the
+	// edition's ApplicationWindow and EventDay) are not another test's on
+	// the shared Temporal server.
+	if err := freshEditionID(ctx, withDatabase(adminURL, name)); err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
 	u, _ := url.Parse(withDatabase(adminURL, name))
 	q := u.Query()
 	q.Set("timezone", TimeZone)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// freshEditionID gives the edition a new database starts with a new id.
+func freshEditionID(ctx context.Context, rawURL string) error {
+	conn, err := pgx.Connect(ctx, rawURL)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `UPDATE hackathons SET id = gen_random_uuid()`); err != nil {
+		return fmt.Errorf("a fresh edition id: %w", err)
+	}
+	return nil
 }
 
 // Store opens a store on a fresh database.
