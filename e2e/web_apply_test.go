@@ -421,7 +421,9 @@ func TestWebApply(t *testing.T) {
 		}
 
 		p.Click("button", "Submit application")
-		p.WaitURL("/apply/submitted")
+		// Submitting first saves the last page, then submits: two writes,
+		// which a loaded run can make slow.
+		p.WithTimeout(60 * time.Second).WaitURL("/apply/submitted")
 		p.WaitFor("heading", "Application submitted")
 		for _, k := range p.LocalStorageKeys() {
 			if strings.HasPrefix(k, "hackdesk.apply.v1.") {

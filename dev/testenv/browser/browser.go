@@ -399,15 +399,17 @@ func (p *Page) finish() {
 	}
 }
 
-// logState writes the current URL and the start of the page's text to the
+// logState writes the current URL and the page's text (its start and end) to the
 // test log, and a screenshot to $BROWSER_ARTIFACTS when that is set.
 func (p *Page) logState() {
 	ctx, cancel := context.WithTimeout(p.tab.ctx, 5*time.Second)
 	defer cancel()
 	loc, _ := chromedp.Run(ctx, chromedp.Location())
 	text, _ := evalJSON[string](ctx, `(document.querySelector('main') || document.body || document.documentElement).innerText`)
-	if len(text) > 1500 {
-		text = text[:1500] + "…"
+	// The start says which page it is; the end holds what a form says
+	// after a press (its error or progress), so both are kept.
+	if r := []rune(text); len(r) > 2000 {
+		text = string(r[:800]) + "\n…\n" + string(r[len(r)-1200:])
 	}
 	p.t.Logf("browser (%s): the page was at %s showing:\n%s", p.tab.vp.Name, loc, text)
 	if dir := os.Getenv("BROWSER_ARTIFACTS"); dir != "" {
