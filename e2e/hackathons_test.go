@@ -28,6 +28,7 @@ type editionJSON struct {
 	Phase               string     `json:"phase"`
 	Current             bool       `json:"current"`
 	Announce            bool       `json:"announce"`
+	PurgeAt             *time.Time `json:"purge_at"`
 }
 
 func rfc3339(t time.Time) string { return t.UTC().Format(time.RFC3339) }

@@ -352,6 +352,13 @@ func TestWebHackathons(t *testing.T) {
 			t.Fatalf("the created edition %+v", next)
 		}
 		stopWindow(t, a.Temporal, next.ID)
+		// Retention counts from the end: RETENTION_DAYS (365) after it, shown
+		// as a date in the reader's zone.
+		purge := closes.Add(48*time.Hour + 365*24*time.Hour)
+		if next.PurgeAt == nil || !next.PurgeAt.Equal(purge) {
+			t.Errorf("the created edition's purge_at is %v, want %v", next.PurgeAt, purge)
+		}
+		p.WaitText("Applications deleted on " + purge.In(time.Local).Format("January 2, 2006"))
 
 		// Edit the capacity.
 		p.Click("button", "Edit HackMUN 2027")

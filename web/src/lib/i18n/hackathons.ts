@@ -60,6 +60,10 @@ export const hackathons = {
   },
   noLimit: 'No limit',
   announced: 'Opening announced by email',
+  purge: {
+    on: (date: string) => `Applications deleted on ${date}`,
+    never: 'Applications kept: no end or close date to count from',
+  },
   edit: 'Edit',
   makeCurrent: 'Make current',
   forEdition: (name: string) => ` ${name}`,
