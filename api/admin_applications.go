@@ -15,10 +15,11 @@ import (
 	"hackdesk/internal/platform/apperr"
 )
 
-// adminListApplications is GET /api/admin/applications?hackathon=&q=&status=&sort=&order=&page=&page_size=:
+// adminListApplications is GET /api/admin/applications?hackathon=&q=&status=&decision=&rsvp=&sort=&order=&page=&page_size=:
 // every application of the edition (drafts too; the current edition by
 // default) with its applicant's name, searchable by part of the email or
-// name, filterable by status, sortable by one column (review.ListQuery).
+// name, filterable by status, decision and RSVP, sortable by one column
+// (review.ListQuery).
 // The scores of an application the caller has a conflict of interest
 // with are null, as its details withhold its reviews. The answer names
 // the edition.
@@ -26,7 +27,8 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 	fields := apperr.Fields{}
 	pg := parsePage(r, fields)
 	v := r.URL.Query()
-	lq := review.ListQuery{Q: v.Get("q"), Status: v.Get("status"), Sort: v.Get("sort"), Order: v.Get("order")}
+	lq := review.ListQuery{Q: v.Get("q"), Status: v.Get("status"), Decision: v.Get("decision"), Rsvp: v.Get("rsvp"),
+		Sort: v.Get("sort"), Order: v.Get("order")}
 	maps.Copy(fields, lq.Validate())
 	if err := fields.Err(); err != nil {
 		return err
@@ -45,7 +47,7 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 	return nil
 }
 
-// adminExportApplications is GET /api/admin/applications/export.csv?hackathon=&q=&status=&sort=&order=:
+// adminExportApplications is GET /api/admin/applications/export.csv?hackathon=&q=&status=&decision=&rsvp=&sort=&order=:
 // every row of the admin table for the same query (no pages) as CSV, in
 // the table's order and with its rules (the scores of an application the
 // caller has a conflict of interest with are empty). Rows are written as
@@ -54,7 +56,8 @@ func (s *Server) adminListApplications(w http.ResponseWriter, r *http.Request) e
 // against spreadsheet formulas (the numbers are written as numbers).
 func (s *Server) adminExportApplications(w http.ResponseWriter, r *http.Request) error {
 	v := r.URL.Query()
-	lq := review.ListQuery{Q: v.Get("q"), Status: v.Get("status"), Sort: v.Get("sort"), Order: v.Get("order")}
+	lq := review.ListQuery{Q: v.Get("q"), Status: v.Get("status"), Decision: v.Get("decision"), Rsvp: v.Get("rsvp"),
+		Sort: v.Get("sort"), Order: v.Get("order")}
 	if err := lq.Validate().Err(); err != nil {
 		return err
 	}

@@ -30,6 +30,17 @@ type webPage struct {
 	elsewhere func(r *http.Request) string
 }
 
+// PagePatterns are the page table's patterns, in its order: what a test
+// that visits every page walks.
+func PagePatterns() []string {
+	var s Server
+	out := []string{}
+	for _, p := range s.pages() {
+		out = append(out, p.pattern)
+	}
+	return out
+}
+
 // pages is the page table. Adding a page is one row here (and its HTML
 // entry in web/). Pages answer GET and HEAD, and POST (a form submitted
 // without its script: 303 back to the page, nothing processed), and enter

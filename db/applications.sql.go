@@ -18,20 +18,31 @@ SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
 WHERE a.hackathon_id = $1 AND a.erased_at IS NULL
   AND ($2::text IS NULL OR a.status = $2::text)
-  AND ($3::text IS NULL
-       OR lower(coalesce(a.email, p.email)) LIKE $3::text
-       OR lower(p.display_name) LIKE $3::text)
+  AND ($3::text IS NULL OR coalesce(a.decision, 'none') = $3::text)
+  AND ($4::text IS NULL
+       OR (a.decision = 'offer' AND coalesce(a.rsvp, 'pending') = $4::text))
+  AND ($5::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE $5::text
+       OR lower(p.display_name) LIKE $5::text)
 `
 
 type AdminApplicationCountParams struct {
 	HackathonID uuid.UUID
 	Status      *string
+	Decision    *string
+	Rsvp        *string
 	Pattern     *string
 }
 
 // The number of rows AdminApplicationList pages through.
 func (q *Queries) AdminApplicationCount(ctx context.Context, arg AdminApplicationCountParams) (int64, error) {
-	row := q.db.QueryRow(ctx, adminApplicationCount, arg.HackathonID, arg.Status, arg.Pattern)
+	row := q.db.QueryRow(ctx, adminApplicationCount,
+		arg.HackathonID,
+		arg.Status,
+		arg.Decision,
+		arg.Rsvp,
+		arg.Pattern,
+	)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
@@ -62,29 +73,32 @@ LEFT JOIN scores sc ON sc.application_id = a.id
             a.profile_id, p.email, a.team_members) = ''
 WHERE a.hackathon_id = $2 AND a.erased_at IS NULL
   AND ($4::text IS NULL OR a.status = $4::text)
-  AND ($5::text IS NULL
-       OR lower(coalesce(a.email, p.email)) LIKE $5::text
-       OR lower(p.display_name) LIKE $5::text)
+  AND ($5::text IS NULL OR coalesce(a.decision, 'none') = $5::text)
+  AND ($6::text IS NULL
+       OR (a.decision = 'offer' AND coalesce(a.rsvp, 'pending') = $6::text))
+  AND ($7::text IS NULL
+       OR lower(coalesce(a.email, p.email)) LIKE $7::text
+       OR lower(p.display_name) LIKE $7::text)
 ORDER BY
-    CASE WHEN $6::text = 'name' AND $7::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
-    CASE WHEN $6::text = 'name' AND $7::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
-    CASE WHEN $6::text = 'email' AND $7::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
-    CASE WHEN $6::text = 'email' AND $7::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
-    CASE WHEN $6::text = 'university' AND $7::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
-    CASE WHEN $6::text = 'university' AND $7::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
-    CASE WHEN $6::text = 'gender' AND $7::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
-    CASE WHEN $6::text = 'gender' AND $7::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
-    CASE WHEN $6::text = 'reviews' AND $7::text = 'asc' THEN a.review_count END ASC,
-    CASE WHEN $6::text = 'reviews' AND $7::text = 'desc' THEN a.review_count END DESC,
-    CASE WHEN $6::text = 'score' AND $7::text = 'asc' THEN sc.score END ASC NULLS LAST,
-    CASE WHEN $6::text = 'score' AND $7::text = 'desc' THEN sc.score END DESC NULLS LAST,
-    CASE WHEN $6::text = 'normalized_score' AND $7::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
-    CASE WHEN $6::text = 'normalized_score' AND $7::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
-    CASE WHEN $6::text = 'created_at' AND $7::text = 'asc' THEN a.created_at END ASC,
-    CASE WHEN $6::text = 'created_at' AND $7::text = 'desc' THEN a.created_at END DESC,
-    CASE WHEN $7::text = 'asc' THEN a.id END ASC,
-    CASE WHEN $7::text = 'desc' THEN a.id END DESC
-LIMIT $9 OFFSET $8
+    CASE WHEN $8::text = 'name' AND $9::text = 'asc' THEN lower(p.display_name) END ASC NULLS LAST,
+    CASE WHEN $8::text = 'name' AND $9::text = 'desc' THEN lower(p.display_name) END DESC NULLS LAST,
+    CASE WHEN $8::text = 'email' AND $9::text = 'asc' THEN lower(coalesce(a.email, p.email)) END ASC NULLS LAST,
+    CASE WHEN $8::text = 'email' AND $9::text = 'desc' THEN lower(coalesce(a.email, p.email)) END DESC NULLS LAST,
+    CASE WHEN $8::text = 'university' AND $9::text = 'asc' THEN lower(a.university) END ASC NULLS LAST,
+    CASE WHEN $8::text = 'university' AND $9::text = 'desc' THEN lower(a.university) END DESC NULLS LAST,
+    CASE WHEN $8::text = 'gender' AND $9::text = 'asc' THEN lower(a.gender) END ASC NULLS LAST,
+    CASE WHEN $8::text = 'gender' AND $9::text = 'desc' THEN lower(a.gender) END DESC NULLS LAST,
+    CASE WHEN $8::text = 'reviews' AND $9::text = 'asc' THEN a.review_count END ASC,
+    CASE WHEN $8::text = 'reviews' AND $9::text = 'desc' THEN a.review_count END DESC,
+    CASE WHEN $8::text = 'score' AND $9::text = 'asc' THEN sc.score END ASC NULLS LAST,
+    CASE WHEN $8::text = 'score' AND $9::text = 'desc' THEN sc.score END DESC NULLS LAST,
+    CASE WHEN $8::text = 'normalized_score' AND $9::text = 'asc' THEN sc.normalized_score END ASC NULLS LAST,
+    CASE WHEN $8::text = 'normalized_score' AND $9::text = 'desc' THEN sc.normalized_score END DESC NULLS LAST,
+    CASE WHEN $8::text = 'created_at' AND $9::text = 'asc' THEN a.created_at END ASC,
+    CASE WHEN $8::text = 'created_at' AND $9::text = 'desc' THEN a.created_at END DESC,
+    CASE WHEN $9::text = 'asc' THEN a.id END ASC,
+    CASE WHEN $9::text = 'desc' THEN a.id END DESC
+LIMIT $11 OFFSET $10
 `
 
 type AdminApplicationListParams struct {
@@ -92,6 +106,8 @@ type AdminApplicationListParams struct {
 	HackathonID uuid.UUID
 	ActorEmail  string
 	Status      *string
+	Decision    *string
+	Rsvp        *string
 	Pattern     *string
 	Sort        string
 	OrderDir    string
@@ -117,7 +133,8 @@ type AdminApplicationListRow struct {
 
 // The admin applications table of one edition (an erased person's
 // applications left out): one row per application with the
-// applicant's name, filtered by status and a case-insensitive substring of
+// applicant's name, filtered by status, decision ('none': undecided), RSVP
+// (of offers only; 'pending': not answered yet) and a case-insensitive substring of
 // the shown email or name (the caller passes an escaped, lowercased LIKE
 // pattern), sorted by one whitelisted column. The scores of an
 // application the caller has a conflict of interest with
@@ -138,6 +155,8 @@ func (q *Queries) AdminApplicationList(ctx context.Context, arg AdminApplication
 		arg.HackathonID,
 		arg.ActorEmail,
 		arg.Status,
+		arg.Decision,
+		arg.Rsvp,
 		arg.Pattern,
 		arg.Sort,
 		arg.OrderDir,

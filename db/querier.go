@@ -32,7 +32,8 @@ type Querier interface {
 	AdminApplicationCount(ctx context.Context, arg AdminApplicationCountParams) (int64, error)
 	// The admin applications table of one edition (an erased person's
 	// applications left out): one row per application with the
-	// applicant's name, filtered by status and a case-insensitive substring of
+	// applicant's name, filtered by status, decision ('none': undecided), RSVP
+	// (of offers only; 'pending': not answered yet) and a case-insensitive substring of
 	// the shown email or name (the caller passes an escaped, lowercased LIKE
 	// pattern), sorted by one whitelisted column. The scores of an
 	// application the caller has a conflict of interest with

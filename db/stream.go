@@ -14,6 +14,8 @@ func (q *Queries) AdminApplicationEach(ctx context.Context, arg AdminApplication
 		arg.HackathonID,
 		arg.ActorEmail,
 		arg.Status,
+		arg.Decision,
+		arg.Rsvp,
 		arg.Pattern,
 		arg.Sort,
 		arg.OrderDir,

@@ -44,6 +44,11 @@ func TestWebAdminApplicationsLayout(t *testing.T) {
 		if n := p.Count("checkbox", "Select Drafter 1"); n != 0 {
 			t.Errorf("a draft row has a checkbox")
 		}
+		// At 1280 px the decision, what a person decides by, is seen
+		// without scrolling the table sideways.
+		if vp.Width >= 1280 && !p.InView("columnheader", "Decision") {
+			t.Error("the Decision column is outside the table's visible box at 1280 px")
+		}
 		p.Axe()
 		if dir := os.Getenv("WEB_SHOTS"); dir != "" {
 			p.Screenshot(filepath.Join(dir, "apps-layout-"+vp.Name+".png"))

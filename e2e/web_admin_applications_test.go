@@ -1,7 +1,9 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
 	"fmt"
 	"net/http"
 	"os"
@@ -104,7 +106,7 @@ func TestWebAdminApplications(t *testing.T) {
 		if got := column(rows, 1); !slices.Equal(got, names(1, 25)) {
 			t.Errorf("default order %v", got)
 		}
-		if rows[1][6] != "15" || rows[1][7] != "+1.00" || rows[2][6] != "0" || rows[2][7] != "-1.00" || rows[3][7] != "—" {
+		if rows[1][7] != "15" || rows[1][8] != "+1.00" || rows[2][7] != "0" || rows[2][8] != "-1.00" || rows[3][8] != "—" {
 			t.Errorf("scores: %v / %v / %v", rows[1], rows[2], rows[3])
 		}
 		p.WaitText("Showing 1–25 of 30")
@@ -137,7 +139,7 @@ func TestWebAdminApplications(t *testing.T) {
 		check := func() {
 			t.Helper()
 			testenv.Eventually(t, 10*time.Second, func() (bool, string) {
-				got := column(p.Table("Applications"), 3)
+				got := column(p.Table("Applications"), 4)
 				return slices.Equal(got, sorted[10:20]), fmt.Sprintf("page 2 by university %v, want %v", got, sorted[10:20])
 			})
 			if s := p.Text("columnheader", "University"); s == "" {
@@ -216,8 +218,8 @@ func TestWebAdminApplications(t *testing.T) {
 		p.WaitGone("dialog", dialog)
 		testenv.Eventually(t, 10*time.Second, func() (bool, string) {
 			rows := p.Table("Applications")
-			return rows[first][8] == shown && rows[second][8] == shown,
-				fmt.Sprintf("decisions %q %q", rows[first][8], rows[second][8])
+			return rows[first][3] == shown && rows[second][3] == shown,
+				fmt.Sprintf("decisions %q %q", rows[first][3], rows[second][3])
 		})
 		for _, n := range []int{first, second} {
 			var got string
@@ -232,6 +234,29 @@ func TestWebAdminApplications(t *testing.T) {
 		}
 		p.Axe()
 		shot("decided")
+
+		// Filter by the decision just made: the two rows, the URL keeps it,
+		// and the CSV link downloads those rows, not the whole edition.
+		label := map[string]string{"offer": "Offer", "waitlist": "Waitlist"}[decision]
+		p.Select("Decision", label)
+		p.WaitURL("/admin/applications?decision=" + decision + "&sort=name&order=asc&page_size=10")
+		testenv.Eventually(t, 10*time.Second, func() (bool, string) {
+			got := column(p.Table("Applications"), 1)
+			want := []string{fmt.Sprintf("Applicant %02d", first), fmt.Sprintf("Applicant %02d", second)}
+			return slices.Equal(got, want), fmt.Sprintf("rows %v, want %v", got, want)
+		})
+		p.Axe()
+		shot("filtered")
+		dir := t.TempDir()
+		p.DownloadTo(dir)
+		p.Click("link", "Download these rows as CSV")
+		recs, err := csv.NewReader(bytes.NewReader(downloaded(t, dir, "applications.csv"))).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(recs) != 3 || recs[1][0] != ids[first].String() || recs[2][0] != ids[second].String() || recs[1][8] != decision {
+			t.Errorf("the CSV of the filtered view: %v", recs)
+		}
 
 		// The details: reviews with raw and normalized totals.
 		p.Visit(fmt.Sprintf("/admin/applications/%s", ids[1]))

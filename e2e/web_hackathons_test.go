@@ -447,7 +447,7 @@ func TestWebHackathons(t *testing.T) {
 			p.WaitGone("dialog", over)
 			testenv.Eventually(t, 10*time.Second, func() (bool, string) {
 				rows := p.Table("Applications")
-				return len(rows) == 3 && rows[1][8] == "Offer, no answer yet" && rows[2][8] == "Offer, no answer yet", "the offers in the table"
+				return len(rows) == 3 && rows[1][3] == "Offer, no answer yet" && rows[2][3] == "Offer, no answer yet", "the offers in the table"
 			})
 			if n := countRows(t, a, `SELECT count(*) FROM applications WHERE decision = 'offer' AND id IN ($1, $2)`, nia.ID, noor.ID); n != 2 {
 				t.Errorf("%d offers after the confirmation, want 2", n)

@@ -146,7 +146,8 @@ WHERE a.id = @application_id AND a.erased_at IS NULL;
 -- name: AdminApplicationList :many
 -- The admin applications table of one edition (an erased person's
 -- applications left out): one row per application with the
--- applicant's name, filtered by status and a case-insensitive substring of
+-- applicant's name, filtered by status, decision ('none': undecided), RSVP
+-- (of offers only; 'pending': not answered yet) and a case-insensitive substring of
 -- the shown email or name (the caller passes an escaped, lowercased LIKE
 -- pattern), sorted by one whitelisted column. The scores of an
 -- application the caller has a conflict of interest with
@@ -185,6 +186,9 @@ LEFT JOIN scores sc ON sc.application_id = a.id
             a.profile_id, p.email, a.team_members) = ''
 WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
   AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
+  AND (sqlc.narg('decision')::text IS NULL OR coalesce(a.decision, 'none') = sqlc.narg('decision')::text)
+  AND (sqlc.narg('rsvp')::text IS NULL
+       OR (a.decision = 'offer' AND coalesce(a.rsvp, 'pending') = sqlc.narg('rsvp')::text))
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
        OR lower(p.display_name) LIKE sqlc.narg('pattern')::text)
@@ -215,6 +219,9 @@ SELECT count(*) FROM applications a
 JOIN profiles p ON p.id = a.profile_id
 WHERE a.hackathon_id = @hackathon_id AND a.erased_at IS NULL
   AND (sqlc.narg('status')::text IS NULL OR a.status = sqlc.narg('status')::text)
+  AND (sqlc.narg('decision')::text IS NULL OR coalesce(a.decision, 'none') = sqlc.narg('decision')::text)
+  AND (sqlc.narg('rsvp')::text IS NULL
+       OR (a.decision = 'offer' AND coalesce(a.rsvp, 'pending') = sqlc.narg('rsvp')::text))
   AND (sqlc.narg('pattern')::text IS NULL
        OR lower(coalesce(a.email, p.email)) LIKE sqlc.narg('pattern')::text
        OR lower(p.display_name) LIKE sqlc.narg('pattern')::text);

@@ -49,6 +49,25 @@ func (p *Page) pressOn(ctx context.Context, obj runtime.RemoteObjectID) error {
 	if math.Abs(again.X-pt.X) > 1 || math.Abs(again.Y-pt.Y) > 1 {
 		return errors.New("it is still moving")
 	}
+	// The page can still move between the last measure and the press (a
+	// loaded machine runs the page's own scrolling late): watch where the
+	// press lands, and press again when it landed on something else.
+	if _, err := callOn[any](ctx, obj, jsArm); err != nil {
+		return err
+	}
+	if err := p.dispatchPress(ctx, pt); err != nil {
+		return err
+	}
+	// No answer means the press took the page elsewhere (a link), as it
+	// should have.
+	if landed, err := callOn[string](ctx, obj, jsLanded); err == nil && landed == "missed" {
+		return errors.New("the press landed on something else (the page moved)")
+	}
+	return nil
+}
+
+// dispatchPress is a tap at pt on a Mobile page, a left click otherwise.
+func (p *Page) dispatchPress(ctx context.Context, pt point) error {
 	if p.tab.vp.Mobile {
 		if _, err := chromedp.Call(ctx, input.DispatchTouchEvent, input.DispatchTouchEventParams{
 			Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: pt.X, Y: pt.Y}},

@@ -144,6 +144,28 @@ const (
   }
   return {why};
 }`
+	// jsArm starts watching where the next press lands: jsLanded then
+	// answers "hit" (on the element, inside it, or on a label of it),
+	// "missed" (on something else: the page moved under the pointer), or
+	// "" (no press seen).
+	jsArm = `function() {
+  const el = this;
+  el.__hdLanded = '';
+  if (el.__hdDisarm) el.__hdDisarm();
+  const seen = (ev) => {
+    const t = ev.target instanceof Element ? ev.target : null;
+    const label = t && t.closest('label');
+    el.__hdLanded = t && (el.contains(t) || (label && label.control === el)) ? 'hit' : 'missed';
+    el.__hdDisarm();
+  };
+  el.__hdDisarm = () => { document.removeEventListener('pointerdown', seen, true); el.__hdDisarm = null; };
+  document.addEventListener('pointerdown', seen, true);
+}`
+	jsLanded = `function() {
+  const v = this.__hdLanded || '';
+  if (this.__hdDisarm) this.__hdDisarm();
+  return v;
+}`
 	jsFocus = `function() {
   if (document.activeElement !== this) this.focus();
   return document.activeElement === this;

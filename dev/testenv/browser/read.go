@@ -325,3 +325,46 @@ func (p *Page) ScrollBoxesSideways() int {
 	}
 	return n
 }
+
+// WaitLoaded waits until the page shows its h1 and none of its requests
+// is still drawn as placeholder lines (a page's loaded content, not its
+// skeleton, is what is measured or looked at next).
+func (p *Page) WaitLoaded() {
+	p.t.Helper()
+	ok := p.poll(func(ctx context.Context) (bool, error) {
+		return evalJSON[bool](ctx, `!!document.querySelector('h1') && !document.querySelector('.skeleton')`)
+	})
+	if !ok {
+		p.t.Fatalf("browser: waited %s for the page to load", p.timeout)
+	}
+}
+
+// jsInView answers whether the element is drawn whole inside the window
+// and inside every ancestor that clips it (a table's scroll box), as it
+// stands, without scrolling anything.
+const jsInView = `function() {
+  const r = this.getBoundingClientRect();
+  if (r.width === 0 || r.height === 0) return false;
+  if (r.left < -0.5 || r.right > window.innerWidth + 0.5) return false;
+  for (let el = this.parentElement; el && el !== document.body; el = el.parentElement) {
+    const s = getComputedStyle(el);
+    if (s.overflowX === 'visible') continue;
+    const b = el.getBoundingClientRect();
+    if (r.left < b.left - 0.5 || r.right > b.right + 0.5) return false;
+  }
+  return true;
+}`
+
+// InView is whether the element of role and name is drawn whole across,
+// where it stands, inside the window and inside any box around it that
+// clips (a table's scroll box): a column a person sees without scrolling
+// the table sideways.
+func (p *Page) InView(role, name string) bool {
+	p.t.Helper()
+	var v bool
+	p.with(locator{role: role, name: name}, func(ctx context.Context, obj runtime.RemoteObjectID) (err error) {
+		v, err = callOn[bool](ctx, obj, jsInView)
+		return err
+	})
+	return v
+}

@@ -28,13 +28,21 @@ var Orders = []string{"asc", "desc"}
 const maxSearch = 100
 
 // ListQuery is the query of the admin applications table: the edition, a
-// search in the email or name, a status, a sort column and direction.
-// Empty values mean the current edition, no search, every status, newest
-// first.
+// search in the email or name, a status, a decision, an RSVP, a sort
+// column and direction. Empty values mean the current edition, no search,
+// every status, decision and RSVP, newest first.
 type ListQuery struct {
-	Hackathon              uuid.UUID
-	Q, Status, Sort, Order string
+	Hackathon                              uuid.UUID
+	Q, Status, Decision, Rsvp, Sort, Order string
 }
+
+// DecisionFilters are the decisions the table filters by: a decision, or
+// "none" for an application not decided on (drafts included).
+var DecisionFilters = []string{"offer", "waitlist", "reject", "none"}
+
+// RsvpFilters are the RSVPs the table filters by, of offers only: an
+// answer, the expiry, or "pending" for an offer not answered yet.
+var RsvpFilters = []string{"attending", "declined", "expired", "pending"}
 
 // Validate checks each value against its set and fills the defaults.
 func (lq *ListQuery) Validate() apperr.Fields {
@@ -42,6 +50,8 @@ func (lq *ListQuery) Validate() apperr.Fields {
 	lq.Sort = oneOf(f, "sort", lq.Sort, "created_at", Sorts)
 	lq.Order = oneOf(f, "order", lq.Order, "desc", Orders)
 	lq.Status = string(oneOf(f, "status", application.Status(lq.Status), "", application.Statuses()))
+	lq.Decision = oneOf(f, "decision", lq.Decision, "", DecisionFilters)
+	lq.Rsvp = oneOf(f, "rsvp", lq.Rsvp, "", RsvpFilters)
 	lq.Q = strings.ToLower(strings.TrimSpace(lq.Q))
 	if len(lq.Q) > maxSearch {
 		f.Add("q", "must be at most 100 characters")
@@ -66,16 +76,22 @@ func oneOf[T ~string](f apperr.Fields, name string, v, def T, set []T) T {
 	return def
 }
 
-// params are the query's filters as the list and count queries take them.
-func (lq ListQuery) params() (status, pattern *string) {
-	if lq.Status != "" {
-		status = &lq.Status
+// filters are the query's filters as the list and count queries take
+// them: nil where the query has none.
+type filters struct{ status, decision, rsvp, pattern *string }
+
+func (lq ListQuery) params() filters {
+	orNil := func(v string) *string {
+		if v == "" {
+			return nil
+		}
+		return &v
 	}
+	f := filters{status: orNil(lq.Status), decision: orNil(lq.Decision), rsvp: orNil(lq.Rsvp)}
 	if lq.Q != "" {
-		p := db.LikeContains(lq.Q)
-		pattern = &p
+		f.pattern = orNil(db.LikeContains(lq.Q))
 	}
-	return status, pattern
+	return f
 }
 
 // AdminRow is one row of the admin applications table.
@@ -121,15 +137,18 @@ func List(ctx context.Context, q *db.Queries, r Reviewer, lq ListQuery, limit, o
 		}
 		lq.Hackathon = h.ID
 	}
-	status, pattern := lq.params()
+	f := lq.params()
 	rows, err := q.AdminApplicationList(ctx, db.AdminApplicationListParams{
-		HackathonID: lq.Hackathon, ActorID: r.ProfileID, ActorEmail: r.Email, Status: status, Pattern: pattern,
+		HackathonID: lq.Hackathon, ActorID: r.ProfileID, ActorEmail: r.Email,
+		Status: f.status, Decision: f.decision, Rsvp: f.rsvp, Pattern: f.pattern,
 		Sort: lq.Sort, OrderDir: lq.Order, PageLimit: limit, PageOffset: offset,
 	})
 	if err != nil {
 		return nil, 0, err
 	}
-	total, err := q.AdminApplicationCount(ctx, db.AdminApplicationCountParams{HackathonID: lq.Hackathon, Status: status, Pattern: pattern})
+	total, err := q.AdminApplicationCount(ctx, db.AdminApplicationCountParams{
+		HackathonID: lq.Hackathon, Status: f.status, Decision: f.decision, Rsvp: f.rsvp, Pattern: f.pattern,
+	})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -145,9 +164,10 @@ func List(ctx context.Context, q *db.Queries, r Reviewer, lq ListQuery, limit, o
 // time as they are read: the CSV export of a whole edition holds one row,
 // not the edition. lq must have been validated and name the edition.
 func Each(ctx context.Context, q *db.Queries, r Reviewer, lq ListQuery, fn func(AdminRow) error) error {
-	status, pattern := lq.params()
+	f := lq.params()
 	return q.AdminApplicationEach(ctx, db.AdminApplicationListParams{
-		HackathonID: lq.Hackathon, ActorID: r.ProfileID, ActorEmail: r.Email, Status: status, Pattern: pattern,
+		HackathonID: lq.Hackathon, ActorID: r.ProfileID, ActorEmail: r.Email,
+		Status: f.status, Decision: f.decision, Rsvp: f.rsvp, Pattern: f.pattern,
 		Sort: lq.Sort, OrderDir: lq.Order,
 	}, func(a db.AdminApplicationListRow) error { return fn(toAdminRow(a)) })
 }

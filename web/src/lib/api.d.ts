@@ -5280,6 +5280,10 @@ export interface operations {
                 /** @description part of the email or name */
                 q?: string;
                 status?: "draft" | "submitted";
+                /** @description the decision; none is not decided on (drafts included) */
+                decision?: "offer" | "waitlist" | "reject" | "none";
+                /** @description the answer to an offer (offers only); pending is not answered yet */
+                rsvp?: "attending" | "declined" | "expired" | "pending";
                 sort?: "created_at" | "name" | "email" | "university" | "gender" | "reviews" | "score" | "normalized_score";
                 order?: "asc" | "desc";
                 page?: components["parameters"]["Page"];
@@ -5324,6 +5328,10 @@ export interface operations {
                 /** @description part of the email or name */
                 q?: string;
                 status?: "draft" | "submitted";
+                /** @description the decision; none is not decided on (drafts included) */
+                decision?: "offer" | "waitlist" | "reject" | "none";
+                /** @description the answer to an offer (offers only); pending is not answered yet */
+                rsvp?: "attending" | "declined" | "expired" | "pending";
                 sort?: "created_at" | "name" | "email" | "university" | "gender" | "reviews" | "score" | "normalized_score";
                 order?: "asc" | "desc";
             };

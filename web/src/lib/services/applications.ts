@@ -28,30 +28,51 @@ export type Details = {
 export const adminSorts = ['created_at', 'name', 'email', 'university', 'gender', 'reviews', 'score', 'normalized_score'] as const;
 export type AdminSort = (typeof adminSorts)[number];
 
+// The decisions and RSVPs the table filters by: 'none' is not decided on,
+// 'pending' an offer not answered yet.
+export const decisionFilters = ['offer', 'waitlist', 'reject', 'none'] as const;
+export const rsvpFilters = ['attending', 'declined', 'expired', 'pending'] as const;
+
 // AdminQuery is the applications table's view: the edition ('' for the
-// current one), a search, a status, a sort and a page.
+// current one), a search, a status, a decision, an RSVP, a sort and a page.
 export type AdminQuery = {
   hackathon: string;
   q: string;
   status: '' | 'draft' | 'submitted';
+  decision: '' | (typeof decisionFilters)[number];
+  rsvp: '' | (typeof rsvpFilters)[number];
   sort: AdminSort;
   order: 'asc' | 'desc';
   page: number;
   pageSize: number;
 };
 
-// adminParams is the table's view as the list endpoint's query: the
-// current edition, an empty search or status is left out.
-export function adminParams(s: AdminQuery) {
+// adminFilters is the table's view without its page as the list and
+// export endpoints' query: the current edition and an empty search or
+// filter are left out.
+function adminFilters(s: Omit<AdminQuery, 'page' | 'pageSize'>) {
   return {
     hackathon: s.hackathon || undefined,
     q: s.q.trim() || undefined,
     status: s.status || undefined,
+    decision: s.decision || undefined,
+    rsvp: s.rsvp || undefined,
     sort: s.sort,
     order: s.order,
-    page: s.page,
-    page_size: s.pageSize,
   };
+}
+
+// adminParams is the table's view as the list endpoint's query.
+export function adminParams(s: AdminQuery) {
+  return { ...adminFilters(s), page: s.page, page_size: s.pageSize };
+}
+
+// adminExportUrl is the address of the CSV of every row the view's filters
+// keep, in its order (no pages).
+export function adminExportUrl(s: AdminQuery): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(adminFilters(s))) if (v !== undefined) q.set(k, v);
+  return `/api/admin/applications/export.csv?${q}`;
 }
 
 // scope is an edition as a staff route's query: none for the current one.

@@ -9,14 +9,13 @@ import { listParams as selectionParams } from './selections';
 import { listParams as userParams } from './users';
 
 describe('list queries', () => {
-  it('applications: the edition, a search, a status, the sort and the page', () => {
-    expect(adminParams({ hackathon: '', q: '  ', status: '', sort: 'created_at', order: 'desc', page: 1, pageSize: 25 })).toEqual({
-      hackathon: undefined, q: undefined, status: undefined, sort: 'created_at', order: 'desc', page: 1, page_size: 25,
+  it('applications: the edition, a search, a status, a decision, an RSVP, the sort and the page', () => {
+    expect(adminParams({ hackathon: '', q: '  ', status: '', decision: '', rsvp: '', sort: 'created_at', order: 'desc', page: 1, pageSize: 25 })).toEqual({
+      hackathon: undefined, q: undefined, status: undefined, decision: undefined, rsvp: undefined, sort: 'created_at', order: 'desc', page: 1, page_size: 25,
     });
     const edition = '0b6f1c5e-8a55-4f0b-9b7d-2a3c4d5e6f70';
-    expect(adminParams({ hackathon: edition, q: ' ada ', status: 'submitted', sort: 'score', order: 'asc', page: 3, pageSize: 10 })).toMatchObject({
-      hackathon: edition, q: 'ada', status: 'submitted', page_size: 10,
-    });
+    const s = { hackathon: edition, q: ' ada ', status: 'submitted', decision: 'offer', rsvp: 'pending', sort: 'score', order: 'asc', page: 3, pageSize: 10 } as const;
+    expect(adminParams(s)).toMatchObject({ hackathon: edition, q: 'ada', status: 'submitted', decision: 'offer', rsvp: 'pending', page_size: 10 });
   });
   it('memberships and users: a trimmed search and a filter', () => {
     expect(membershipParams({ q: ' jane ', status: 'paid', page: 2, pageSize: 50 })).toEqual({ q: 'jane', status: 'paid', page: 2, page_size: 50 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { adminExportUrl } from '$lib/services/applications';
 import { sortBy } from '$lib/utilities/urlQuery';
 import { defaults, detailsId, detailsQuery, inEdition, listQuery, localDeadline } from './query';
 
@@ -11,12 +12,22 @@ describe('URL state', () => {
     expect(format(defaults)).toBe('');
   });
   it('round-trips every value', () => {
-    const s = { hackathon: edition, q: 'ana', status: 'submitted' as const, sort: 'normalized_score' as const, order: 'asc' as const, page: 3, pageSize: 10 };
-    expect(format(s)).toBe(`?hackathon=${edition}&q=ana&status=submitted&sort=normalized_score&order=asc&page=3&page_size=10`);
+    const s = {
+      hackathon: edition,
+      q: 'ana',
+      status: 'submitted' as const,
+      decision: 'offer' as const,
+      rsvp: 'pending' as const,
+      sort: 'normalized_score' as const,
+      order: 'asc' as const,
+      page: 3,
+      pageSize: 10,
+    };
+    expect(format(s)).toBe(`?hackathon=${edition}&q=ana&status=submitted&decision=offer&rsvp=pending&sort=normalized_score&order=asc&page=3&page_size=10`);
     expect(parse(format(s))).toEqual(s);
   });
   it('falls back on unknown values', () => {
-    expect(parse('?hackathon=last-year&sort=password&order=up&status=x&page=-2&page_size=1000')).toEqual(defaults);
+    expect(parse('?hackathon=last-year&sort=password&order=up&status=x&decision=maybe&rsvp=yes&page=-2&page_size=1000')).toEqual(defaults);
     expect(parse('?page=2.5&page_size=7').page).toBe(1);
     expect(parse(`?q=${'a'.repeat(150)}`).q).toHaveLength(100);
   });
@@ -25,6 +36,14 @@ describe('URL state', () => {
     expect(sortBy(s, 'name')).toMatchObject({ sort: 'name', order: 'asc', page: 1 });
     expect(sortBy(sortBy(s, 'name'), 'name')).toMatchObject({ sort: 'name', order: 'desc' });
     expect(sortBy(s, 'created_at')).toMatchObject({ sort: 'created_at', order: 'asc' });
+  });
+});
+
+describe('the CSV of the view', () => {
+  it('keeps the filters and the order, not the page', () => {
+    const s = { ...defaults, hackathon: edition, q: ' ana ', decision: 'none' as const, rsvp: '' as const, page: 4 };
+    expect(adminExportUrl(s)).toBe(`/api/admin/applications/export.csv?hackathon=${edition}&q=ana&decision=none&sort=created_at&order=desc`);
+    expect(adminExportUrl(defaults)).toBe('/api/admin/applications/export.csv?sort=created_at&order=desc');
   });
 });
 

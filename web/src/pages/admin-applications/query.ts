@@ -1,6 +1,6 @@
 // The table's view as the page's URL query (lib/utilities/urlQuery), and
 // the helpers of the details and decisions.
-import { adminSorts } from '$lib/services/applications';
+import { adminSorts, decisionFilters, rsvpFilters } from '$lib/services/applications';
 import { param, urlQuery } from '$lib/utilities/urlQuery';
 
 // The edition comes first: '' is the current one (left out of the URL).
@@ -8,6 +8,8 @@ export const listQuery = urlQuery({
   hackathon: param.uuid('hackathon'),
   q: param.text('q', { max: 100 }),
   status: param.choice('status', ['draft', 'submitted'] as const, ''),
+  decision: param.choice('decision', decisionFilters, ''),
+  rsvp: param.choice('rsvp', rsvpFilters, ''),
   sort: param.choice('sort', adminSorts, 'created_at'),
   order: param.order('desc'),
   page: param.page(),
