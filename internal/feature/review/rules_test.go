@@ -80,6 +80,10 @@ func TestListQueryValidate(t *testing.T) {
 			map[string]string{"order": "must be one of asc, desc"}},
 		{"unknown status", ListQuery{Status: "accepted"}, ListQuery{Sort: "created_at", Order: "desc"},
 			map[string]string{"status": "must be one of draft, submitted"}},
+		{"decision and RSVP", ListQuery{Decision: "none", Rsvp: "pending"},
+			ListQuery{Decision: "none", Rsvp: "pending", Sort: "created_at", Order: "desc"}, nil},
+		{"unknown decision and RSVP", ListQuery{Decision: "accepted", Rsvp: "yes"}, ListQuery{Sort: "created_at", Order: "desc"},
+			map[string]string{"decision": "must be one of offer, waitlist, reject, none", "rsvp": "must be one of attending, declined, expired, pending"}},
 		{"search too long", ListQuery{Q: strings.Repeat("a", 101)},
 			ListQuery{Q: strings.Repeat("a", 101), Sort: "created_at", Order: "desc"},
 			map[string]string{"q": "must be at most 100 characters"}},
@@ -105,13 +109,15 @@ func TestListQueryValidate(t *testing.T) {
 
 func TestListQueryParams(t *testing.T) {
 	t.Parallel()
-	status, pattern := ListQuery{}.params()
-	if status != nil || pattern != nil {
-		t.Fatalf("empty query filters: %v %v", status, pattern)
+	if f := (ListQuery{}).params(); f != (filters{}) {
+		t.Fatalf("empty query filters: %+v", f)
 	}
-	status, pattern = ListQuery{Q: `50%_a\b`, Status: "draft"}.params()
-	if *status != "draft" || *pattern != `%50\%\_a\\b%` {
-		t.Fatalf("filters %q %q", *status, *pattern)
+	f := ListQuery{Q: `50%_a\b`, Status: "draft", Decision: "none", Rsvp: "pending"}.params()
+	if f.status == nil || f.decision == nil || f.rsvp == nil || f.pattern == nil {
+		t.Fatalf("filters %+v", f)
+	}
+	if *f.status != "draft" || *f.decision != "none" || *f.rsvp != "pending" || *f.pattern != `%50\%\_a\\b%` {
+		t.Fatalf("filters %q %q %q %q", *f.status, *f.decision, *f.rsvp, *f.pattern)
 	}
 }
 
