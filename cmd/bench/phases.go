@@ -120,6 +120,10 @@ func (b *bench) all(ctx context.Context) error {
 	receiptsVsNoop := processedPerS / b.noopPerS
 	b.add("membership webhook: receipts processed end to end vs no-op workflows completed, per second", fmt.Sprintf("%.0f / %.0f = %.2f", processedPerS, b.noopPerS, receiptsVsNoop))
 	b.broadcasts(ctx) // records its own figures, or its failure, in the table
+	checkinRatio, checkinP99, err := b.checkinDoors(ctx)
+	if err != nil {
+		return err
+	}
 	// Last: the receipts it posts leave thousands of workflow starts
 	// queued, which would slow any phase after it.
 	loadReviewP99, loadWebhookP99, err := b.load(ctx)
@@ -150,6 +154,8 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("admin_sort_score_p50_ms=%.0f", adminP50["score"]),
 		fmt.Sprintf("admin_search_p50_ms=%.0f", adminP50["search"]),
 		fmt.Sprintf("admin_export_ms=%.0f", adminP50["export"]),
+		fmt.Sprintf("checkin_vs_pgbench=%.2f", checkinRatio),
+		fmt.Sprintf("checkin_p99_ms=%.1f", checkinP99),
 		fmt.Sprintf("load_starts_queued=%d", b.queuedAtEnd),
 		fmt.Sprintf("load_starts_queued_after_30s=%d", b.queuedAfter30s),
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net/http"
@@ -127,7 +126,27 @@ var namedQuery = regexp.MustCompile(`(?m)^-- name: (\w+) :\w+\n`)
 // its parameters become a random bench reviewer and application and the
 // scores the HTTP side sends.
 func (b *bench) submitScript(apps int) (string, error) {
-	src, err := os.ReadFile(filepath.Join(b.root, "db", "queries", "reviews.sql"))
+	sql, err := b.queryText("reviews.sql", "ReviewInsertChecked")
+	if err != nil {
+		return "", err
+	}
+	sql = strings.NewReplacer(
+		"@reviewer_id", "(SELECT id FROM bench_submitters WHERE n = :r)",
+		"@reviewer_email", "(SELECT email FROM bench_submitters WHERE n = :r)",
+		"@application_id", "(SELECT id FROM bench_apps WHERE n = :a)",
+		"@resume_score", "2", "@links_score", "1", "@q1_score", "5", "@q2_score", "2",
+	).Replace(sql)
+	if strings.Contains(sql, "@") {
+		return "", fmt.Errorf("ReviewInsertChecked has a parameter the bench does not fill:\n%s", sql)
+	}
+	return fmt.Sprintf("\\set r random(1, %d)\n\\set a random(1, %d)\n%s;\n", clients, apps, sql), nil
+}
+
+// queryText is the text of the named query in db/queries/file as sqlc
+// reads it, without its comments and blank lines: a pgbench script built
+// from it follows the query as it changes.
+func (b *bench) queryText(file, name string) (string, error) {
+	src, err := os.ReadFile(filepath.Join(b.root, "db", "queries", file))
 	if err != nil {
 		return "", err
 	}
@@ -135,7 +154,7 @@ func (b *bench) submitScript(apps int) (string, error) {
 	var sql string
 	locs := namedQuery.FindAllStringSubmatchIndex(text, -1)
 	for i, m := range locs {
-		if text[m[2]:m[3]] != "ReviewInsertChecked" {
+		if text[m[2]:m[3]] != name {
 			continue
 		}
 		end := len(text)
@@ -145,7 +164,7 @@ func (b *bench) submitScript(apps int) (string, error) {
 		sql = text[m[1]:end]
 	}
 	if sql == "" {
-		return "", errors.New("db/queries/reviews.sql has no ReviewInsertChecked")
+		return "", fmt.Errorf("db/queries/%s has no %s", file, name)
 	}
 	var lines []string
 	for _, l := range strings.Split(sql, "\n") {
@@ -153,14 +172,5 @@ func (b *bench) submitScript(apps int) (string, error) {
 			lines = append(lines, l)
 		}
 	}
-	sql = strings.NewReplacer(
-		"@reviewer_id", "(SELECT id FROM bench_submitters WHERE n = :r)",
-		"@reviewer_email", "(SELECT email FROM bench_submitters WHERE n = :r)",
-		"@application_id", "(SELECT id FROM bench_apps WHERE n = :a)",
-		"@resume_score", "2", "@links_score", "1", "@q1_score", "5", "@q2_score", "2",
-	).Replace(strings.Join(lines, "\n"))
-	if strings.Contains(sql, "@") {
-		return "", fmt.Errorf("ReviewInsertChecked has a parameter the bench does not fill:\n%s", sql)
-	}
-	return fmt.Sprintf("\\set r random(1, %d)\n\\set a random(1, %d)\n%s\n", clients, apps, sql), nil
+	return strings.TrimSuffix(strings.TrimSpace(strings.Join(lines, "\n")), ";"), nil
 }
