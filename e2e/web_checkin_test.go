@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"bytes"
+	"image/png"
 	"strings"
 	"testing"
 	"time"
@@ -107,4 +109,48 @@ func decCheckedIn(t *testing.T, s *checkinStand, id interface{ String() string }
 		t.Fatal(err)
 	}
 	return at != nil
+}
+
+// A volunteer scans a ticket with the phone's camera (Chromium's fake
+// camera showing the ticket's QR code, as GET /api/applications/ticket.png
+// draws it): the page decodes it (jsQR, loaded on demand: Chromium on
+// Linux has no BarcodeDetector), moves to the ticket's address and shows
+// the person ready to check in.
+func TestWebCheckinScan(t *testing.T) {
+	t.Parallel()
+	browserTurn(t)
+	a, anon, site := webApp(t)
+	s := &checkinStand{a: a, base: anon}
+	s.super, _ = decAccount(t, a, anon, "root@x.test", "superadmin")
+	s.edition = testenv.CurrentHackathon(t, a.Store).ID
+
+	eachViewport(t, func(t *testing.T, vp browser.Viewport) {
+		volEmail := "scan+" + vp.Name + "@x.test"
+		s.vol, s.volID = decAccount(t, a, anon, volEmail, "member")
+		s.super.expect(204, "PUT", "/api/admin/hackathons/"+s.edition.String()+"/volunteers/"+s.volID.String(), nil)
+		c, app := s.applicant(t, "ann+"+vp.Name+"@x.test", testenv.Decision{Decision: "offer", Rsvp: "attending"})
+		path, sig := ticketOf(t, c)
+		r := c.expect(200, "GET", "/api/applications/ticket.png", nil)
+		img, err := png.Decode(bytes.NewReader(r.Body))
+		if err != nil {
+			t.Fatalf("the ticket's PNG: %v", err)
+		}
+		browser.SetCamera(t, img)
+
+		p := browser.Open(t, site, vp)
+		webSignIn(t, p, volEmail, "password-"+volEmail, "/")
+		p.Visit("/checkin")
+		p.WaitFor("button", "Scan a ticket")
+		p.Click("button", "Scan a ticket")
+		p.WithTimeout(30 * time.Second).WaitURL(path + "?sig=" + sig)
+		p.WaitText("Attending: ready to check in")
+		p.WaitText("ann+" + vp.Name)
+		p.Axe()
+		webShot(p, "checkin", "scanned", vp)
+		p.Click("button", "Check in")
+		p.WaitText("Checked in: ")
+		if !decCheckedIn(t, s, app) {
+			t.Fatal("the scanned ticket's holder is not checked in")
+		}
+	})
 }

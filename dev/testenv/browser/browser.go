@@ -107,6 +107,12 @@ func start() (context.Context, error) {
 	if shared.ctx != nil || shared.err != nil {
 		return shared.ctx, shared.err
 	}
+	if _, err := os.Stat(cameraFile); err != nil { // a blank camera until a test sets one
+		if err := writeY4M(cameraFile, nil); err != nil {
+			shared.err = fmt.Errorf("browser: camera: %w", err)
+			return nil, shared.err
+		}
+	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(ChromiumPath),
 		chromedp.NoSandbox,
@@ -116,6 +122,13 @@ func start() (context.Context, error) {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
+		// The camera: a fake device playing cameraFile (SetCamera), allowed
+		// without asking, on the tests' site (http, so made a secure
+		// context, as https is in production).
+		chromedp.Flag("use-fake-ui-for-media-stream", true),
+		chromedp.Flag("use-fake-device-for-media-stream", true),
+		chromedp.Flag("use-file-for-fake-video-capture", cameraFile),
+		chromedp.Flag("unsafely-treat-insecure-origin-as-secure", "http://hackdesk.test"),
 		// The user data directory is a fresh temporary one that chromedp
 		// creates and removes with the browser.
 	)
@@ -154,6 +167,7 @@ func Close() {
 	shared.cancelCtx()
 	shared.cancelAlloc()
 	shared.ctx = nil
+	_ = os.Remove(cameraFile)
 }
 
 // Main runs the tests and then closes the browser, for a TestMain that has
