@@ -100,7 +100,7 @@ func TestWebCheckin(t *testing.T) {
 		}
 		p.SetOffline(false)
 		// The online event sends them (or the 10 s tick, whichever first).
-		for deadline := time.Now().Add(20 * time.Second); !(decCheckedIn(t, s, one) && decCheckedIn(t, s, two)) && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(20 * time.Second); (!decCheckedIn(t, s, one) || !decCheckedIn(t, s, two)) && time.Now().Before(deadline); {
 			time.Sleep(200 * time.Millisecond)
 		}
 		for deadline := time.Now().Add(5 * time.Second); p.HasText("waiting to be sent") && time.Now().Before(deadline); {

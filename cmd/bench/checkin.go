@@ -30,15 +30,15 @@ const checkinAttending = 60_000
 func (b *bench) checkinDoors(ctx context.Context) (ratio, p99 float64, err error) {
 	pool := b.a.Store.Pool()
 	say("check-in: %d applications attending...", checkinAttending)
-	if _, err := pool.Exec(ctx, `DROP TABLE IF EXISTS bench_checkins;
+	if _, err := pool.Exec(ctx, fmt.Sprintf(`DROP TABLE IF EXISTS bench_checkins;
 		CREATE TABLE bench_checkins AS
 		  SELECT row_number() OVER (ORDER BY id)::int AS n, id FROM applications
-		  WHERE hackathon_id = hackathon_current_id() AND status = 'submitted' ORDER BY id LIMIT $1;
+		  WHERE hackathon_id = hackathon_current_id() AND status = 'submitted' ORDER BY id LIMIT %d;
 		ALTER TABLE bench_checkins ADD PRIMARY KEY (n);
 		UPDATE applications a SET decision = 'offer', decided_at = now(), rsvp_deadline = now() + interval '7 days',
 		    rsvp = 'attending', rsvp_at = now(), checked_in_at = NULL, checked_in_by = NULL, checkin_client_id = NULL
 		FROM bench_checkins c WHERE a.id = c.id;
-		ANALYZE bench_checkins, applications`, checkinAttending); err != nil {
+		ANALYZE bench_checkins, applications`, checkinAttending)); err != nil {
 		return 0, 0, err
 	}
 	var ids []uuid.UUID
