@@ -145,7 +145,8 @@ func (b *bench) checkinDoors(ctx context.Context) (ratio, p99 float64, err error
 		fmt.Sprintf("%.0f (%.0f requests/s)", doorRate, 2*doorRate))
 	b.add("check-in over HTTP: look-up p50 / p99; check-in p50 / p99; both p99", fmt.Sprintf("%.1f / %.1f ms; %.1f / %.1f ms; %.1f ms",
 		ms(percentile(lookLat, 0.5)), ms(percentile(lookLat, 0.99)), ms(percentile(postLat, 0.5)), ms(percentile(postLat, 0.99)), p99))
-	b.add("check-in over HTTP: errors / checked in (rows)", fmt.Sprintf("%d / %d of %d", errs, checkedIn, len(doorLat)))
+	b.add("check-in over HTTP: errors; rows checked in (check-ins timed: a call cut off by a phase's end lands untimed)",
+		fmt.Sprintf("%d; %d (%d)", errs, checkedIn, len(doorLat)))
 	b.add("pgbench, check-in look-up + transaction: transactions/s (32 clients)", fmt.Sprintf("%.0f", pgTPS))
 	b.add("check-in over HTTP vs pgbench (same statements)", fmt.Sprintf("%.2f", ratio))
 	return ratio, p99, nil
@@ -172,7 +173,9 @@ func (b *bench) checkinScript(from, to int, actor uuid.UUID) (string, error) {
 		"@id", who, "@application_id", who,
 		"@checked_in_by", "'"+actor.String()+"'::uuid", "@client_id", "NULL::uuid",
 		"sqlc.narg(actor_id)", "'"+actor.String()+"'", "@kind", "'checkin'",
-		"@detail", `'{"client_id":null,"walk_in":false}'`,
+		// The event's detail as the handler writes it, built in SQL: pgbench
+		// would read ":null" in a JSON literal as a variable.
+		"@detail", "jsonb_build_object('client_id', NULL, 'walk_in', false)::text",
 	)
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "\\set n random(%d, %d)\n%s;\nBEGIN;\n", from, to, r.Replace(texts[0]))

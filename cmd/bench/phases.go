@@ -70,6 +70,19 @@ func (b *bench) all(ctx context.Context) error {
 	if b.reviewers, err = b.reviewerIDs(ctx, "bench.reviewer%"); err != nil {
 		return err
 	}
+	if only == "checkin" {
+		ratio, p99, err := b.checkinDoors(ctx)
+		if err != nil {
+			return err
+		}
+		for _, r := range b.rows {
+			fmt.Printf("| %s | %s |\n", r[0], r[1])
+		}
+		fmt.Printf("bench: checkin_vs_pgbench=%.2f checkin_p99_ms=%.1f\n", ratio, p99)
+		return nil
+	} else if only != "" {
+		return fmt.Errorf("-only: no phase %q (checkin)", only)
+	}
 	if err := b.queuePlan(ctx); err != nil {
 		return err
 	}
