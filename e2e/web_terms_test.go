@@ -73,13 +73,24 @@ func TestWebTerms(t *testing.T) {
 		p.WaitFor("link", "Enter a name for the term")
 		p.WaitFor("link", "Enter the date the term starts")
 		p.Fill("Name", "Fall 2026")
-		p.Fill("Starts on", "09012026")
-		p.Fill("Ends on", "12202026")
+		// A picker is typed into as a person does: from its first part
+		// (month), the date then, past the year, the time.
+		first := func(label string) {
+			p.Fill(label, "")
+			for range 6 {
+				p.Press("ArrowLeft")
+			}
+		}
+		first("Starts on")
+		p.Type("09012026")
+		first("Ends on")
+		p.Type("12202026")
 		if got := p.Value("Starts on") + " " + p.Value("Ends on"); got != "2026-09-01 2026-12-20" {
 			t.Fatalf("the date pickers hold %q", got)
 		}
 		pick := func(label, date, clock string) {
-			p.Fill(label, date)
+			first(label)
+			p.Type(date)
 			p.Press("ArrowRight")
 			p.Type(clock)
 		}
@@ -89,7 +100,7 @@ func TestWebTerms(t *testing.T) {
 			t.Fatalf("the opening picker holds %q", got)
 		}
 		p.Click("button", "Create term")
-		p.WaitFor("link", "The onboarding window must close after it opens")
+		p.WaitFor("link", "The new execs’ onboarding window must close after it opens")
 		p.Axe()
 		peopleShot(p, "terms", "errors")
 		if got := termsPageList(t, root); len(got) != 0 {
