@@ -1,14 +1,14 @@
-// Strings of /admin/terms: the terms, their dates and sign-up windows.
+// Strings of /admin/terms: the terms, their dates and the execs' onboarding windows.
 const fieldNames = {
   name: 'Name',
   starts_on: 'Starts on',
   ends_on: 'Ends on',
-  onboarding_opens_at: 'Onboarding opens',
-  onboarding_closes_at: 'Onboarding closes',
-  returning_opens_at: 'Returning execs open',
-  returning_closes_at: 'Returning execs close',
+  onboarding_opens_at: 'New execs\u2019 onboarding opens',
+  onboarding_closes_at: 'New execs\u2019 onboarding closes',
+  returning_opens_at: 'Returning execs\u2019 onboarding opens',
+  returning_closes_at: 'Returning execs\u2019 onboarding closes',
 } as const;
-const windowNames = { onboarding: 'onboarding', returning: 'returning execs' } as const;
+const windowNames = { onboarding: 'new execs\u2019 onboarding', returning: 'returning execs\u2019 onboarding' } as const;
 
 export const terms = {
   title: 'Terms',
@@ -20,7 +20,7 @@ export const terms = {
   hiringHint: 'The term that starts last: positions, hiring and onboarding are for it.',
   dates: 'Dates',
   datesRange: (from: string, to: string) => `${from} to ${to}`,
-  windows: { onboarding: 'New execs\u2019 onboarding window', returning: 'Returning execs\u2019 window' },
+  windows: { onboarding: 'New execs\u2019 onboarding window', returning: 'Returning execs\u2019 onboarding window' },
   windowRange: (from: string, to: string) => `${from} to ${to}`,
   states: { open: 'Open now', upcoming: 'Upcoming', closed: 'Closed', unset: 'Not set' },
   edit: 'Edit',
@@ -28,20 +28,19 @@ export const terms = {
   forTerm: (name: string) => ` ${name}`,
   empty: {
     title: 'No terms yet',
-    body: 'Create the first term with its dates and sign-up windows, then make it the active term.',
+    body: 'Create the first term with its dates and onboarding windows, then make it the active term.',
   },
   form: {
     createTitle: 'Create a term',
     editTitle: (name: string) => `Edit ${name}`,
     labels: fieldNames,
     nameHint: 'For example, Fall 2026',
-    dateHint: 'Year, month and day, for example 2026-09-01',
-    windowsTitle: 'Sign-up windows',
+    windowsTitle: 'Onboarding windows',
     windowsHint: (zone: string) =>
-      `Optional. Give both times of a window or neither, in your time zone (${zone}), as year-month-day and 24-hour time, for example 2026-09-01 09:00.`,
+      `Optional. When the term\u2019s new execs, and the execs returning from the term before, send their onboarding forms. Give both times of a window or neither, in your time zone (${zone}).`,
     rearm: 'Saving a changed window moves its scheduled opening and closing to the new times.',
-    onboarding: 'Onboarding window (new execs)',
-    returning: 'Returning execs\u2019 window',
+    onboarding: 'New execs\u2019 onboarding window',
+    returning: 'Returning execs\u2019 onboarding window',
     save: 'Save term',
     createSave: 'Create term',
     cancel: 'Cancel',
@@ -49,9 +48,9 @@ export const terms = {
     nameRequired: 'Enter a name for the term',
     nameTooLong: (max: number) => `Name must be ${max} characters or fewer`,
     dateRequired: (f: 'starts_on' | 'ends_on') => (f === 'starts_on' ? 'Enter the date the term starts' : 'Enter the date the term ends'),
-    dateInvalid: (f: 'starts_on' | 'ends_on') => `${fieldNames[f]} must be a real date, like 2026-09-01`,
+    dateInvalid: (f: 'starts_on' | 'ends_on') => `${fieldNames[f]} must be a real date`,
     endsBeforeStarts: 'The term must end after it starts',
-    timeInvalid: (f: keyof typeof fieldNames) => `${fieldNames[f]} must be a date and time, like 2026-09-01 09:00`,
+    timeInvalid: (f: keyof typeof fieldNames) => `${fieldNames[f]} must be a date and a time`,
     bothTimes: (w: keyof typeof windowNames) => `Give both the opening and closing time of the ${windowNames[w]} window, or neither`,
     closesBeforeOpens: (w: keyof typeof windowNames) => `The ${windowNames[w]} window must close after it opens`,
     nameTaken: 'A term with this name already exists. Choose another name.',

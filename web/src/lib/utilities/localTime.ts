@@ -12,6 +12,12 @@ export function localInput(iso: string | null | undefined): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
+// pickerInput is the same instant as a datetime-local picker holds it,
+// "YYYY-MM-DDTHH:MM".
+export function pickerInput(iso: string | null | undefined): string {
+  return localInput(iso).replace(' ', 'T');
+}
+
 function validDate(y: number, m: number, d: number): boolean {
   const dt = new Date(Date.UTC(y, m - 1, d));
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bodyFor, checkTerm, isDate, localInput, parseLocal, valuesOf, windowState, type Term, type Values } from './form';
+import { bodyFor, checkTerm, isDate, localInput, parseLocal, pickerInput, valuesOf, windowState, type Term, type Values } from './form';
 
 const w = {
   nameRequired: 'name',
@@ -15,8 +15,8 @@ const good: Values = {
   name: 'Fall 2026',
   starts_on: '2026-09-01',
   ends_on: '2026-12-20',
-  onboarding_opens_at: '2026-09-01 09:00',
-  onboarding_closes_at: '2026-09-15 17:00',
+  onboarding_opens_at: '2026-09-01T09:00',
+  onboarding_closes_at: '2026-09-15T17:00',
   returning_opens_at: '',
   returning_closes_at: '',
 };
@@ -44,6 +44,8 @@ describe('term dates and times', () => {
     expect(parseLocal('1 Sept')).toBeNull();
     expect(localInput(new Date(2026, 8, 1, 9, 0).toISOString())).toBe('2026-09-01 09:00');
     expect(localInput(null)).toBe('');
+    expect(pickerInput(new Date(2026, 8, 1, 9, 0).toISOString())).toBe('2026-09-01T09:00');
+    expect(pickerInput(null)).toBe('');
   });
 });
 
@@ -71,8 +73,9 @@ describe('the term form', () => {
       onboarding_opens_at: term.onboarding_opens_at,
       onboarding_closes_at: term.onboarding_closes_at,
     });
+    expect(valuesOf(term).onboarding_opens_at).toBe('2026-09-01T09:00');
     expect(bodyFor(valuesOf(term), term)).toBeNull();
-    expect(bodyFor({ ...valuesOf(term), onboarding_closes_at: '2026-09-20 17:00', returning_opens_at: '' }, term)).toEqual({
+    expect(bodyFor({ ...valuesOf(term), onboarding_closes_at: '2026-09-20T17:00', returning_opens_at: '' }, term)).toEqual({
       onboarding_closes_at: new Date(2026, 8, 20, 17, 0).toISOString(),
     });
     expect(bodyFor({ ...valuesOf(term), onboarding_opens_at: '', onboarding_closes_at: '' }, term)).toEqual({

@@ -1,10 +1,11 @@
-// The term form's rules: dates as YYYY-MM-DD, window times typed in the
-// reader's zone as "YYYY-MM-DD HH:MM" and sent as RFC 3339, the checks the
+// The term form's rules: dates as YYYY-MM-DD (date pickers), window times
+// chosen in the reader's zone with datetime-local pickers
+// ("YYYY-MM-DDTHH:MM") and sent as RFC 3339, the checks the
 // server makes (a name of 1 to 100 characters, the term ends after it
 // starts, each window is both times or neither and opens before it
 // closes), the body of a create or an edit, and a window's state now.
 import { schemaTermBody } from '$lib/rules.gen';
-import { isDate, localInput, parseLocal } from '$lib/utilities/localTime';
+import { isDate, localInput, parseLocal, pickerInput } from '$lib/utilities/localTime';
 import { param, urlQuery } from '$lib/utilities/urlQuery';
 import type { Term, TermBody as Body } from '$lib/services/terms';
 
@@ -15,17 +16,17 @@ export type Field = (typeof fields)[number];
 export type Values = Record<Field, string>;
 export type Problems = Partial<Record<Field, string>>;
 
-export { isDate, localInput, parseLocal };
+export { isDate, localInput, parseLocal, pickerInput };
 
 export function valuesOf(t: Term | null): Values {
   return {
     name: t?.name ?? '',
     starts_on: t?.starts_on ?? '',
     ends_on: t?.ends_on ?? '',
-    onboarding_opens_at: localInput(t?.onboarding_opens_at),
-    onboarding_closes_at: localInput(t?.onboarding_closes_at),
-    returning_opens_at: localInput(t?.returning_opens_at),
-    returning_closes_at: localInput(t?.returning_closes_at),
+    onboarding_opens_at: pickerInput(t?.onboarding_opens_at),
+    onboarding_closes_at: pickerInput(t?.onboarding_closes_at),
+    returning_opens_at: pickerInput(t?.returning_opens_at),
+    returning_closes_at: pickerInput(t?.returning_closes_at),
   };
 }
 
