@@ -26,6 +26,19 @@ ALTER TABLE review_settings
     ADD COLUMN rubric_q2_high text NOT NULL DEFAULT 'A specific, well-explained answer'
         CHECK (char_length(rubric_q2_high) BETWEEN 1 AND 200);
 
+-- Scores stay final; the one change a review takes is its note blanked
+-- (retention, erasure).
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION reviews_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.note IS NULL AND (to_jsonb(NEW) - 'note') = (to_jsonb(OLD) - 'note') THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION 'reviews cannot be changed' USING ERRCODE = 'check_violation';
+END;
+$$;
+-- +goose StatementEnd
+
 CREATE TABLE review_skips (
     reviewer_id uuid NOT NULL REFERENCES profiles (id) ON DELETE CASCADE,
     application_id uuid NOT NULL REFERENCES applications (id) ON DELETE CASCADE,
@@ -39,6 +52,13 @@ CREATE INDEX review_skips_application_idx ON review_skips (application_id);
 
 -- +goose Down
 DROP TABLE review_skips;
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION reviews_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'reviews cannot be changed' USING ERRCODE = 'check_violation';
+END;
+$$;
+-- +goose StatementEnd
 ALTER TABLE review_settings
     DROP COLUMN rubric_resume_low, DROP COLUMN rubric_resume_high,
     DROP COLUMN rubric_links_low, DROP COLUMN rubric_links_high,
