@@ -25,8 +25,8 @@ type assignment struct {
 		ExperienceLevel    *string   `json:"experience_level"`
 		HackathonsAttended *int32    `json:"hackathons_attended"`
 	} `json:"application"`
-	Blind  bool                                   `json:"blind"`
-	Left   int                                    `json:"left"`
+	Blind  bool                                  `json:"blind"`
+	Left   int                                   `json:"left"`
 	Rubric map[string]struct{ Low, High string } `json:"rubric"`
 }
 

@@ -73,7 +73,8 @@ export const review = {
       q2_score: 'Choose a Question 2 score',
     },
     submit: 'Submit review',
-    rubric: (min: number, low: string, max: number, high: string) => `${min}: ${low} ${max}: ${high}`,
+    // rubric is a score's hint: what its lowest and highest values mean, one sentence each.
+    rubric: (min: number, low: string, max: number, high: string) => `${min}: ${low.replace(/[.!?]$/, '')}. ${max}: ${high.replace(/[.!?]$/, '')}.`,
     note: 'Private note',
     noteHint: 'Optional. Only superadmins read it, with the application\u2019s details. Write about the application, not the person.',
   },
