@@ -9,7 +9,7 @@ import (
 
 // reviewer is the caller as the review rules see them.
 func reviewer(p *Principal) review.Reviewer {
-	return review.Reviewer{ProfileID: p.ProfileID, Email: p.Email}
+	return review.Reviewer{ProfileID: p.ProfileID, Email: p.Email, SeesNotes: p.Role == "superadmin"}
 }
 
 // nextApplication is GET /api/applications/random: the application the
@@ -46,6 +46,22 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// skipReview is POST /api/review/skip (review.Skip): the application
+// goes after every other one in the caller's queue.
+func (s *Server) skipReview(w http.ResponseWriter, r *http.Request) error {
+	var req review.SkipRequest
+	if err := decode(w, r, &req); err != nil {
+		return err
+	}
+	ctx := r.Context()
+	out, err := review.Skip(ctx, s.store.Queries, reviewer(principalFrom(ctx)), req)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, out)
+	return nil
+}
+
 // reviewSettings is GET /api/admin/review-settings (superadmin).
 func (s *Server) reviewSettings(w http.ResponseWriter, r *http.Request) error {
 	out, err := review.LoadSettingsWithHistory(r.Context(), s.store.Queries)
@@ -64,7 +80,7 @@ func (s *Server) patchReviewSettings(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	ctx := r.Context()
-	var out review.Settings
+	var out review.SettingsWithRubric
 	err := s.store.InTx(ctx, func(q *db.Queries) (err error) {
 		out, err = review.UpdateSettings(ctx, q, principalFrom(ctx).ProfileID, body)
 		return err

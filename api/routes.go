@@ -52,6 +52,7 @@ func (s *Server) routes() []route {
 		{"GET", "/api/users/emails", Authenticated, s.searchUsers},
 		{"GET", "/api/applications/random", Admin, s.nextApplication},
 		{"POST", "/api/review/submit", Admin, s.submitReview},
+		{"POST", "/api/review/skip", Admin, s.skipReview},
 		{"POST", "/api/admin/applications/decisions", Admin, s.decide},
 		{"POST", "/api/applications/rsvp", Authenticated, s.rsvp},
 		{"GET", "/api/applications/history", Authenticated, s.applicationHistory},

@@ -658,7 +658,8 @@ WITH mine AS MATERIALIZED (
                      WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team
 )
 SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, a.waiver_accepted_at, a.checked_in_at, a.checked_in_by, a.checkin_client_id,
-       application_team_names(a.team_members)::jsonb AS team_members_with_names
+       application_team_names(a.team_members)::jsonb AS team_members_with_names,
+       (SELECT p.display_name FROM profiles p WHERE p.id = a.profile_id) AS applicant_name
 FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n CROSS JOIN mine
@@ -668,25 +669,33 @@ WHERE a.id = (
               (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
       AND NOT EXISTS (
           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)
-    ORDER BY n.review_count, n.id
+      AND ($3::integer IS NULL OR n.review_count < $3::integer)
+    ORDER BY coalesce((SELECT k.skips FROM review_skips k
+                       WHERE k.reviewer_id = $1 AND k.application_id = n.id), 0),
+             n.review_count, n.id
     LIMIT 1)
 `
 
 type ApplicationNextForReviewerViewParams struct {
 	ReviewerID    uuid.UUID
 	ReviewerEmail string
+	Cap           *int32
 }
 
 type ApplicationNextForReviewerViewRow struct {
 	Application          Application
 	TeamMembersWithNames json.RawMessage
+	ApplicantName        *string
 }
 
 // The assignment rule, in the current edition: submitted applications
 // only (an erased person's not among them), none the reviewer has a
 // conflict of interest with (application_conflict: their own, one whose
 // team lists their email, one whose applicant their own application of
-// the edition lists), none they reviewed; fewest reviews first, ties by id. The inner scan follows
+// the edition lists), none they reviewed, none at the cap (when set);
+// fewest reviews first, ties by id, except that the reviewer's skipped
+// ones come after every other one (fewest skips first, then the same
+// order). The inner scan follows
 // applications_queue_idx, tests the conflict on the row it is on (an
 // inlined expression; the applicant's email is looked up only for a
 // reviewer whose own application lists someone) and probes the
@@ -695,7 +704,7 @@ type ApplicationNextForReviewerViewRow struct {
 // chosen row comes back in the reviewer view (team names included), so the
 // queue costs one round trip.
 func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error) {
-	row := q.db.QueryRow(ctx, applicationNextForReviewerView, arg.ReviewerID, arg.ReviewerEmail)
+	row := q.db.QueryRow(ctx, applicationNextForReviewerView, arg.ReviewerID, arg.ReviewerEmail, arg.Cap)
 	var i ApplicationNextForReviewerViewRow
 	err := row.Scan(
 		&i.Application.ID,
@@ -745,6 +754,7 @@ func (q *Queries) ApplicationNextForReviewerView(ctx context.Context, arg Applic
 		&i.Application.CheckedInBy,
 		&i.Application.CheckinClientID,
 		&i.TeamMembersWithNames,
+		&i.ApplicantName,
 	)
 	return i, err
 }
@@ -816,6 +826,37 @@ func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID)
 		&i.TeamMembersWithNames,
 	)
 	return i, err
+}
+
+const applicationQueueLeft = `-- name: ApplicationQueueLeft :one
+WITH mine AS MATERIALIZED (
+    SELECT coalesce((SELECT m.team_members FROM applications m
+                     WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team
+)
+SELECT count(*)::integer FROM applications n CROSS JOIN mine
+WHERE n.hackathon_id = hackathon_current_id()
+  AND n.status = 'submitted' AND n.erased_at IS NULL
+  AND application_conflict($1, $2::text, mine.team, n.profile_id,
+          (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
+  AND NOT EXISTS (
+      SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = $1)
+  AND ($3::integer IS NULL OR n.review_count < $3::integer)
+`
+
+type ApplicationQueueLeftParams struct {
+	ReviewerID    uuid.UUID
+	ReviewerEmail string
+	Cap           *int32
+}
+
+// How many applications the queue still holds for the reviewer: those
+// ApplicationNextForReviewerView chooses from (their skipped ones
+// included).
+func (q *Queries) ApplicationQueueLeft(ctx context.Context, arg ApplicationQueueLeftParams) (int32, error) {
+	row := q.db.QueryRow(ctx, applicationQueueLeft, arg.ReviewerID, arg.ReviewerEmail, arg.Cap)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
 }
 
 const applicationResumeKeysByProfile = `-- name: ApplicationResumeKeysByProfile :many
@@ -900,7 +941,8 @@ func (q *Queries) ApplicationReviewConflict(ctx context.Context, arg Application
 
 const applicationReviewView = `-- name: ApplicationReviewView :one
 SELECT a.id, a.profile_id, a.status, a.email, a.phone, a.discord, a.tshirt_size, a.dietary_restrictions, a.age, a.country, a.gender, a.ethnicity, a.university, a.program, a.year_of_study, a.experience_level, a.hackathons_attended, a.github_url, a.linkedin_url, a.website_url, a.resume_key, a.resume_name, a.q1_answer, a.q2_answer, a.team_members, a.coc_agreed, a.info_share_authorized, a.marketing_opt_in, a.review_count, a.created_at, a.updated_at, a.submitted_at, a.decision, a.decided_at, a.rsvp_deadline, a.rsvp, a.rsvp_at, a.position_ids, a.resume_type, a.hackathon_id, a.purged_at, a.erased_at, a.waiver_accepted_at, a.checked_in_at, a.checked_in_by, a.checkin_client_id,
-       application_team_names(a.team_members)::jsonb AS team_members_with_names
+       application_team_names(a.team_members)::jsonb AS team_members_with_names,
+       (SELECT p.display_name FROM profiles p WHERE p.id = a.profile_id) AS applicant_name
 FROM applications a
 WHERE a.id = $1 AND a.erased_at IS NULL
 `
@@ -908,9 +950,11 @@ WHERE a.id = $1 AND a.erased_at IS NULL
 type ApplicationReviewViewRow struct {
 	Application          Application
 	TeamMembersWithNames json.RawMessage
+	ApplicantName        *string
 }
 
-// An application as reviewers see it, with the display names of its team;
+// An application as reviewers see it, with its applicant's and its team's
+// display names;
 // an erased person's is not found.
 func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error) {
 	row := q.db.QueryRow(ctx, applicationReviewView, id)
@@ -963,6 +1007,7 @@ func (q *Queries) ApplicationReviewView(ctx context.Context, id uuid.UUID) (Appl
 		&i.Application.CheckedInBy,
 		&i.Application.CheckinClientID,
 		&i.TeamMembersWithNames,
+		&i.ApplicantName,
 	)
 	return i, err
 }
@@ -1291,6 +1336,9 @@ func (q *Queries) ApplicationsLockByProfile(ctx context.Context, profileID uuid.
 }
 
 const applicationsPurge = `-- name: ApplicationsPurge :many
+WITH notes AS (
+    UPDATE reviews SET note = NULL WHERE application_id = ANY($2::uuid[]) AND note IS NOT NULL
+)
 UPDATE applications
 SET email = NULL, phone = NULL, discord = NULL, tshirt_size = NULL, dietary_restrictions = NULL,
     age = NULL, country = NULL, gender = NULL, ethnicity = NULL, university = NULL, program = NULL,
@@ -1312,7 +1360,8 @@ type ApplicationsPurgeParams struct {
 // Strips the given applications of every field that could name their
 // person (contact, demographics, education, experience, links, résumé,
 // answers, team, who checked them in at the door and the tap's client
-// id), keeping status, decision, RSVP, review counts and dates (the
+// id, and the reviewers' private notes on them), keeping status,
+// decision, RSVP, review counts, scores and dates (the
 // waiver's acceptance and the check-in time stay, so the door's counts
 // read the same):
 // retention (erase false) and an erasure (erase true, which also takes

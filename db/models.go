@@ -373,6 +373,7 @@ type Review struct {
 	Q2Score       int32
 	ReviewedAt    time.Time
 	HackathonID   uuid.UUID
+	Note          *string
 }
 
 type ReviewScore struct {
@@ -385,9 +386,17 @@ type ReviewScore struct {
 }
 
 type ReviewSetting struct {
-	ID    bool
-	Blind bool
-	Cap   *int32
+	ID               bool
+	Blind            bool
+	Cap              *int32
+	RubricResumeLow  string
+	RubricResumeHigh string
+	RubricLinksLow   string
+	RubricLinksHigh  string
+	RubricQ1Low      string
+	RubricQ1High     string
+	RubricQ2Low      string
+	RubricQ2High     string
 }
 
 type ReviewSettingsHistory struct {
@@ -396,6 +405,13 @@ type ReviewSettingsHistory struct {
 	Blind     bool
 	Cap       *int32
 	ChangedAt time.Time
+}
+
+type ReviewSkip struct {
+	ReviewerID    uuid.UUID
+	ApplicationID uuid.UUID
+	Skips         int32
+	SkippedAt     time.Time
 }
 
 type ReviewerStat struct {

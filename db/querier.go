@@ -91,7 +91,10 @@ type Querier interface {
 	// only (an erased person's not among them), none the reviewer has a
 	// conflict of interest with (application_conflict: their own, one whose
 	// team lists their email, one whose applicant their own application of
-	// the edition lists), none they reviewed; fewest reviews first, ties by id. The inner scan follows
+	// the edition lists), none they reviewed, none at the cap (when set);
+	// fewest reviews first, ties by id, except that the reviewer's skipped
+	// ones come after every other one (fewest skips first, then the same
+	// order). The inner scan follows
 	// applications_queue_idx, tests the conflict on the row it is on (an
 	// inlined expression; the applicant's email is looked up only for a
 	// reviewer whose own application lists someone) and probes the
@@ -103,6 +106,10 @@ type Querier interface {
 	// The caller's application in the current edition as its owner sees it,
 	// with the display names of its team (as reviewers see them).
 	ApplicationOwnerView(ctx context.Context, profileID uuid.UUID) (ApplicationOwnerViewRow, error)
+	// How many applications the queue still holds for the reviewer: those
+	// ApplicationNextForReviewerView chooses from (their skipped ones
+	// included).
+	ApplicationQueueLeft(ctx context.Context, arg ApplicationQueueLeftParams) (int32, error)
 	// The résumé keys the profile's applications hold, in every edition: an
 	// object belongs to one application, so a new key is chosen apart from
 	// the others' (application.ResumeKeyFor).
@@ -114,7 +121,8 @@ type Querier interface {
 	// application in the same edition ('' when none). An erased person's
 	// application is not found.
 	ApplicationReviewConflict(ctx context.Context, arg ApplicationReviewConflictParams) (ApplicationReviewConflictRow, error)
-	// An application as reviewers see it, with the display names of its team;
+	// An application as reviewers see it, with its applicant's and its team's
+	// display names;
 	// an erased person's is not found.
 	ApplicationReviewView(ctx context.Context, id uuid.UUID) (ApplicationReviewViewRow, error)
 	ApplicationSetPositions(ctx context.Context, arg ApplicationSetPositionsParams) error
@@ -139,7 +147,8 @@ type Querier interface {
 	// Strips the given applications of every field that could name their
 	// person (contact, demographics, education, experience, links, résumé,
 	// answers, team, who checked them in at the door and the tap's client
-	// id), keeping status, decision, RSVP, review counts and dates (the
+	// id, and the reviewers' private notes on them), keeping status,
+	// decision, RSVP, review counts, scores and dates (the
 	// waiver's acceptance and the check-in time stay, so the door's counts
 	// read the same):
 	// retention (erase false) and an erasure (erase true, which also takes
@@ -634,7 +643,13 @@ type Querier interface {
 	// already reviewed by them; callers tell these apart on that error path
 	// only.
 	ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheckedParams) (ReviewInsertCheckedRow, error)
-	// The review settings (one row).
+	// An erasure: the private notes the person wrote as a reviewer are
+	// blanked (their reviews' scores stay, as the club's record).
+	ReviewNotesEraseByReviewer(ctx context.Context, reviewerID uuid.UUID) (int64, error)
+	// Sets the rubric shown under each score (what a 0 and the top score
+	// mean). The history records blind review and the cap only.
+	ReviewRubricSet(ctx context.Context, arg ReviewRubricSetParams) error
+	// The review settings (one row), with the rubric.
 	ReviewSettingsGet(ctx context.Context) (ReviewSettingsGetRow, error)
 	// Every change of the review settings, oldest first, with the name and
 	// email of who made it (null once their account is gone).
@@ -645,6 +660,12 @@ type Querier interface {
 	// Sets the review settings and records the change (who, what, when) in
 	// one statement.
 	ReviewSettingsSet(ctx context.Context, arg ReviewSettingsSetParams) (ReviewSettingsSetRow, error)
+	// Records that the reviewer skipped an application the queue could give
+	// them (submitted, of the current edition, no conflict of interest, not
+	// reviewed by them), or once more; their skipped ones come after every
+	// other one for them (ApplicationNextForReviewerView). No row when it is
+	// not one they could review; callers tell why on that path only.
+	ReviewSkip(ctx context.Context, arg ReviewSkipParams) (int32, error)
 	// The review totals of one edition: its submitted applications (an
 	// index-only count over the queue index) and its reviewers' counters.
 	ReviewStatistics(ctx context.Context, hackathonID uuid.UUID) (ReviewStatisticsRow, error)

@@ -12,20 +12,76 @@ import (
 	"github.com/google/uuid"
 )
 
+const reviewRubricSet = `-- name: ReviewRubricSet :exec
+UPDATE review_settings
+SET rubric_resume_low = $1, rubric_resume_high = $2,
+    rubric_links_low = $3, rubric_links_high = $4,
+    rubric_q1_low = $5, rubric_q1_high = $6,
+    rubric_q2_low = $7, rubric_q2_high = $8
+`
+
+type ReviewRubricSetParams struct {
+	ResumeLow  string
+	ResumeHigh string
+	LinksLow   string
+	LinksHigh  string
+	Q1Low      string
+	Q1High     string
+	Q2Low      string
+	Q2High     string
+}
+
+// Sets the rubric shown under each score (what a 0 and the top score
+// mean). The history records blind review and the cap only.
+func (q *Queries) ReviewRubricSet(ctx context.Context, arg ReviewRubricSetParams) error {
+	_, err := q.db.Exec(ctx, reviewRubricSet,
+		arg.ResumeLow,
+		arg.ResumeHigh,
+		arg.LinksLow,
+		arg.LinksHigh,
+		arg.Q1Low,
+		arg.Q1High,
+		arg.Q2Low,
+		arg.Q2High,
+	)
+	return err
+}
+
 const reviewSettingsGet = `-- name: ReviewSettingsGet :one
-SELECT blind, cap FROM review_settings
+SELECT blind, cap, rubric_resume_low, rubric_resume_high, rubric_links_low, rubric_links_high,
+       rubric_q1_low, rubric_q1_high, rubric_q2_low, rubric_q2_high
+FROM review_settings
 `
 
 type ReviewSettingsGetRow struct {
-	Blind bool
-	Cap   *int32
+	Blind            bool
+	Cap              *int32
+	RubricResumeLow  string
+	RubricResumeHigh string
+	RubricLinksLow   string
+	RubricLinksHigh  string
+	RubricQ1Low      string
+	RubricQ1High     string
+	RubricQ2Low      string
+	RubricQ2High     string
 }
 
-// The review settings (one row).
+// The review settings (one row), with the rubric.
 func (q *Queries) ReviewSettingsGet(ctx context.Context) (ReviewSettingsGetRow, error) {
 	row := q.db.QueryRow(ctx, reviewSettingsGet)
 	var i ReviewSettingsGetRow
-	err := row.Scan(&i.Blind, &i.Cap)
+	err := row.Scan(
+		&i.Blind,
+		&i.Cap,
+		&i.RubricResumeLow,
+		&i.RubricResumeHigh,
+		&i.RubricLinksLow,
+		&i.RubricLinksHigh,
+		&i.RubricQ1Low,
+		&i.RubricQ1High,
+		&i.RubricQ2Low,
+		&i.RubricQ2High,
+	)
 	return i, err
 }
 
@@ -78,12 +134,22 @@ func (q *Queries) ReviewSettingsHistory(ctx context.Context) ([]ReviewSettingsHi
 }
 
 const reviewSettingsLock = `-- name: ReviewSettingsLock :one
-SELECT blind, cap FROM review_settings FOR UPDATE
+SELECT blind, cap, rubric_resume_low, rubric_resume_high, rubric_links_low, rubric_links_high,
+       rubric_q1_low, rubric_q1_high, rubric_q2_low, rubric_q2_high
+FROM review_settings FOR UPDATE
 `
 
 type ReviewSettingsLockRow struct {
-	Blind bool
-	Cap   *int32
+	Blind            bool
+	Cap              *int32
+	RubricResumeLow  string
+	RubricResumeHigh string
+	RubricLinksLow   string
+	RubricLinksHigh  string
+	RubricQ1Low      string
+	RubricQ1High     string
+	RubricQ2Low      string
+	RubricQ2High     string
 }
 
 // The review settings, locked until the transaction ends, so that a
@@ -91,7 +157,18 @@ type ReviewSettingsLockRow struct {
 func (q *Queries) ReviewSettingsLock(ctx context.Context) (ReviewSettingsLockRow, error) {
 	row := q.db.QueryRow(ctx, reviewSettingsLock)
 	var i ReviewSettingsLockRow
-	err := row.Scan(&i.Blind, &i.Cap)
+	err := row.Scan(
+		&i.Blind,
+		&i.Cap,
+		&i.RubricResumeLow,
+		&i.RubricResumeHigh,
+		&i.RubricLinksLow,
+		&i.RubricLinksHigh,
+		&i.RubricQ1Low,
+		&i.RubricQ1High,
+		&i.RubricQ2Low,
+		&i.RubricQ2High,
+	)
 	return i, err
 }
 

@@ -15,7 +15,7 @@ import (
 const reviewInsert = `-- name: ReviewInsert :one
 INSERT INTO reviews (application_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
 VALUES ($1, $2, $3, $4, $5, $6)
-RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at, hackathon_id
+RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at, hackathon_id, note
 `
 
 type ReviewInsertParams struct {
@@ -47,26 +47,27 @@ func (q *Queries) ReviewInsert(ctx context.Context, arg ReviewInsertParams) (Rev
 		&i.Q2Score,
 		&i.ReviewedAt,
 		&i.HackathonID,
+		&i.Note,
 	)
 	return i, err
 }
 
 const reviewInsertChecked = `-- name: ReviewInsertChecked :one
 WITH ins AS (
-    INSERT INTO reviews (application_id, hackathon_id, reviewer_id, resume_score, links_score, q1_score, q2_score)
-    SELECT a.id, a.hackathon_id, $1, $2, $3, $4, $5
+    INSERT INTO reviews (application_id, hackathon_id, reviewer_id, resume_score, links_score, q1_score, q2_score, note)
+    SELECT a.id, a.hackathon_id, $1, $2, $3, $4, $5, $6::text
     FROM applications a
     JOIN profiles p ON p.id = a.profile_id
     LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = a.hackathon_id
-    WHERE a.id = $6 AND a.status = 'submitted' AND a.erased_at IS NULL
+    WHERE a.id = $7 AND a.status = 'submitted' AND a.erased_at IS NULL
       AND a.hackathon_id = hackathon_current_id()
-      AND application_conflict($1, $7::text, coalesce(m.team_members, ''),
+      AND application_conflict($1, $8::text, coalesce(m.team_members, ''),
               a.profile_id, p.email, a.team_members) = ''
     ON CONFLICT (application_id, reviewer_id) DO NOTHING
-    RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at, hackathon_id
+    RETURNING id, application_id, reviewer_id, resume_score, links_score, q1_score, q2_score, reviewed_at, hackathon_id, note
 )
 SELECT ins.id, ins.application_id, ins.reviewer_id, ins.resume_score, ins.links_score, ins.q1_score,
-       ins.q2_score, ins.reviewed_at,
+       ins.q2_score, ins.reviewed_at, ins.note,
        (coalesce((SELECT sum(s.review_count) FROM reviewer_stats s WHERE s.reviewer_id = $1), 0) + 1)::integer AS total_reviews
 FROM ins
 `
@@ -77,6 +78,7 @@ type ReviewInsertCheckedParams struct {
 	LinksScore    int32
 	Q1Score       int32
 	Q2Score       int32
+	Note          *string
 	ApplicationID uuid.UUID
 	ReviewerEmail string
 }
@@ -90,6 +92,7 @@ type ReviewInsertCheckedRow struct {
 	Q1Score       int32
 	Q2Score       int32
 	ReviewedAt    time.Time
+	Note          *string
 	TotalReviews  int32
 }
 
@@ -110,6 +113,7 @@ func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheck
 		arg.LinksScore,
 		arg.Q1Score,
 		arg.Q2Score,
+		arg.Note,
 		arg.ApplicationID,
 		arg.ReviewerEmail,
 	)
@@ -123,13 +127,62 @@ func (q *Queries) ReviewInsertChecked(ctx context.Context, arg ReviewInsertCheck
 		&i.Q1Score,
 		&i.Q2Score,
 		&i.ReviewedAt,
+		&i.Note,
 		&i.TotalReviews,
 	)
 	return i, err
 }
 
+const reviewNotesEraseByReviewer = `-- name: ReviewNotesEraseByReviewer :execrows
+UPDATE reviews SET note = NULL WHERE reviewer_id = $1 AND note IS NOT NULL
+`
+
+// An erasure: the private notes the person wrote as a reviewer are
+// blanked (their reviews' scores stay, as the club's record).
+func (q *Queries) ReviewNotesEraseByReviewer(ctx context.Context, reviewerID uuid.UUID) (int64, error) {
+	result, err := q.db.Exec(ctx, reviewNotesEraseByReviewer, reviewerID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const reviewSkip = `-- name: ReviewSkip :one
+INSERT INTO review_skips (reviewer_id, application_id)
+SELECT $1, a.id
+FROM applications a
+JOIN profiles p ON p.id = a.profile_id
+LEFT JOIN applications m ON m.profile_id = $1 AND m.hackathon_id = a.hackathon_id
+WHERE a.id = $2 AND a.status = 'submitted' AND a.erased_at IS NULL
+  AND a.hackathon_id = hackathon_current_id()
+  AND application_conflict($1, $3::text, coalesce(m.team_members, ''),
+          a.profile_id, p.email, a.team_members) = ''
+  AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.application_id = a.id AND r.reviewer_id = $1)
+ON CONFLICT (reviewer_id, application_id)
+DO UPDATE SET skips = review_skips.skips + 1, skipped_at = now()
+RETURNING skips
+`
+
+type ReviewSkipParams struct {
+	ReviewerID    uuid.UUID
+	ApplicationID uuid.UUID
+	ReviewerEmail string
+}
+
+// Records that the reviewer skipped an application the queue could give
+// them (submitted, of the current edition, no conflict of interest, not
+// reviewed by them), or once more; their skipped ones come after every
+// other one for them (ApplicationNextForReviewerView). No row when it is
+// not one they could review; callers tell why on that path only.
+func (q *Queries) ReviewSkip(ctx context.Context, arg ReviewSkipParams) (int32, error) {
+	row := q.db.QueryRow(ctx, reviewSkip, arg.ReviewerID, arg.ApplicationID, arg.ReviewerEmail)
+	var skips int32
+	err := row.Scan(&skips)
+	return skips, err
+}
+
 const reviewsForApplication = `-- name: ReviewsForApplication :many
-SELECT r.id, r.application_id, r.reviewer_id, r.resume_score, r.links_score, r.q1_score, r.q2_score, r.reviewed_at, r.hackathon_id, p.display_name AS reviewer_name, p.email AS reviewer_email, s.total, s.z
+SELECT r.id, r.application_id, r.reviewer_id, r.resume_score, r.links_score, r.q1_score, r.q2_score, r.reviewed_at, r.hackathon_id, r.note, p.display_name AS reviewer_name, p.email AS reviewer_email, s.total, s.z
 FROM review_scores s
 JOIN reviews r ON r.id = s.review_id
 JOIN profiles p ON p.id = r.reviewer_id
@@ -152,6 +205,7 @@ type ReviewsForApplicationRow struct {
 	Q2Score       int32
 	ReviewedAt    time.Time
 	HackathonID   uuid.UUID
+	Note          *string
 	ReviewerName  *string
 	ReviewerEmail string
 	Total         int32
@@ -179,6 +233,7 @@ func (q *Queries) ReviewsForApplication(ctx context.Context, arg ReviewsForAppli
 			&i.Q2Score,
 			&i.ReviewedAt,
 			&i.HackathonID,
+			&i.Note,
 			&i.ReviewerName,
 			&i.ReviewerEmail,
 			&i.Total,

@@ -66,7 +66,8 @@ func nextForReview(t *testing.T, c *client) uuid.UUID {
 
 // scoreByKeyboard scores the four groups from just before the first one:
 // a pick of n > 0 is n presses of ArrowRight, 0 is Space on the first
-// option; Tab moves on. It ends on "Submit review" and presses Enter.
+// option; Tab moves on, past the private note. It ends on "Submit review"
+// and presses Enter.
 func scoreByKeyboard(p *browser.Page, picks [4]int) {
 	p.Press("Tab")
 	p.WaitFocused("radio", "0")
@@ -79,6 +80,8 @@ func scoreByKeyboard(p *browser.Page, picks [4]int) {
 		}
 		p.Press("Tab")
 	}
+	p.WaitFocused("textbox", "Private note (optional)")
+	p.Press("Tab")
 	p.WaitFocused("button", "Submit review")
 	p.Press("Enter")
 }
@@ -176,7 +179,7 @@ func TestWebReview(t *testing.T) {
 		p.Press("Tab")
 		p.WaitFocused("link", "Go to the scores")
 		p.Press("Enter")
-		for range 5 {
+		for range 6 {
 			p.Press("Tab")
 		}
 		p.WaitFocused("button", "Submit review")

@@ -90,10 +90,12 @@ WHERE id = $1 AND status = 'draft'
 RETURNING *;
 
 -- name: ApplicationReviewView :one
--- An application as reviewers see it, with the display names of its team;
+-- An application as reviewers see it, with its applicant's and its team's
+-- display names;
 -- an erased person's is not found.
 SELECT sqlc.embed(a),
-       application_team_names(a.team_members)::jsonb AS team_members_with_names
+       application_team_names(a.team_members)::jsonb AS team_members_with_names,
+       (SELECT p.display_name FROM profiles p WHERE p.id = a.profile_id) AS applicant_name
 FROM applications a
 WHERE a.id = $1 AND a.erased_at IS NULL;
 
@@ -102,7 +104,10 @@ WHERE a.id = $1 AND a.erased_at IS NULL;
 -- only (an erased person's not among them), none the reviewer has a
 -- conflict of interest with (application_conflict: their own, one whose
 -- team lists their email, one whose applicant their own application of
--- the edition lists), none they reviewed; fewest reviews first, ties by id. The inner scan follows
+-- the edition lists), none they reviewed, none at the cap (when set);
+-- fewest reviews first, ties by id, except that the reviewer's skipped
+-- ones come after every other one (fewest skips first, then the same
+-- order). The inner scan follows
 -- applications_queue_idx, tests the conflict on the row it is on (an
 -- inlined expression; the applicant's email is looked up only for a
 -- reviewer whose own application lists someone) and probes the
@@ -115,7 +120,8 @@ WITH mine AS MATERIALIZED (
                      WHERE m.profile_id = @reviewer_id AND m.hackathon_id = hackathon_current_id()), '')::text AS team
 )
 SELECT sqlc.embed(a),
-       application_team_names(a.team_members)::jsonb AS team_members_with_names
+       application_team_names(a.team_members)::jsonb AS team_members_with_names,
+       (SELECT p.display_name FROM profiles p WHERE p.id = a.profile_id) AS applicant_name
 FROM applications a
 WHERE a.id = (
     SELECT n.id FROM applications n CROSS JOIN mine
@@ -125,8 +131,28 @@ WHERE a.id = (
               (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
       AND NOT EXISTS (
           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
-    ORDER BY n.review_count, n.id
+      AND (sqlc.narg('cap')::integer IS NULL OR n.review_count < sqlc.narg('cap')::integer)
+    ORDER BY coalesce((SELECT k.skips FROM review_skips k
+                       WHERE k.reviewer_id = @reviewer_id AND k.application_id = n.id), 0),
+             n.review_count, n.id
     LIMIT 1);
+
+-- name: ApplicationQueueLeft :one
+-- How many applications the queue still holds for the reviewer: those
+-- ApplicationNextForReviewerView chooses from (their skipped ones
+-- included).
+WITH mine AS MATERIALIZED (
+    SELECT coalesce((SELECT m.team_members FROM applications m
+                     WHERE m.profile_id = @reviewer_id AND m.hackathon_id = hackathon_current_id()), '')::text AS team
+)
+SELECT count(*)::integer FROM applications n CROSS JOIN mine
+WHERE n.hackathon_id = hackathon_current_id()
+  AND n.status = 'submitted' AND n.erased_at IS NULL
+  AND application_conflict(@reviewer_id, @reviewer_email::text, mine.team, n.profile_id,
+          (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
+  AND NOT EXISTS (
+      SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
+  AND (sqlc.narg('cap')::integer IS NULL OR n.review_count < sqlc.narg('cap')::integer);
 
 -- name: ApplicationReviewConflict :one
 -- What stands between an actor and an application: its status, its
@@ -344,12 +370,16 @@ LIMIT 1;
 -- Strips the given applications of every field that could name their
 -- person (contact, demographics, education, experience, links, résumé,
 -- answers, team, who checked them in at the door and the tap's client
--- id), keeping status, decision, RSVP, review counts and dates (the
+-- id, and the reviewers' private notes on them), keeping status,
+-- decision, RSVP, review counts, scores and dates (the
 -- waiver's acceptance and the check-in time stay, so the door's counts
 -- read the same):
 -- retention (erase false) and an erasure (erase true, which also takes
 -- them out of the queue, the admin table and open work). The caller has
 -- deleted their résumé objects and question-bank answers. Safe to repeat.
+WITH notes AS (
+    UPDATE reviews SET note = NULL WHERE application_id = ANY(@ids::uuid[]) AND note IS NOT NULL
+)
 UPDATE applications
 SET email = NULL, phone = NULL, discord = NULL, tshirt_size = NULL, dietary_restrictions = NULL,
     age = NULL, country = NULL, gender = NULL, ethnicity = NULL, university = NULL, program = NULL,

@@ -332,7 +332,9 @@ func dedupe(keys []string) []string {
 // field that could name them goes with their question-bank answers, and
 // the applications leave the queue, the admin table and open work; status,
 // decision, RSVP, review counts and dates stay for the counters. Their
-// address leaves every other application's team list. Their résumé
+// address leaves every other application's team list. The reviewers'
+// private notes on their applications go with the fields, and the notes
+// they wrote as a reviewer are blanked (the scores stay). Their résumé
 // objects were deleted first (ErasureObjects). It returns how many
 // applications it erased. Safe to repeat.
 func EraseApplications(ctx context.Context, q *db.Queries, s Subject) (int, error) {
@@ -362,6 +364,9 @@ func EraseApplications(ctx context.Context, q *db.Queries, s Subject) (int, erro
 		return 0, err
 	}
 	if err := RemoveTeamMentions(ctx, q, s); err != nil {
+		return 0, err
+	}
+	if _, err := q.ReviewNotesEraseByReviewer(ctx, s.ProfileID); err != nil {
 		return 0, err
 	}
 	return len(erased), nil

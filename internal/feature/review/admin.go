@@ -214,6 +214,9 @@ type AdminReview struct {
 	// (see review_scores in migration 00019).
 	Total           int32   `json:"total"`
 	NormalizedScore float64 `json:"normalized_score"`
+	// Note is the reviewer's private note: shown to superadmins only
+	// (null for everyone else, and when there is none).
+	Note *string `json:"note"`
 }
 
 // ReviewsOf are the reviews of application id as r may see them, oldest
@@ -239,7 +242,11 @@ func ReviewsOf(ctx context.Context, q *db.Queries, r Reviewer, id uuid.UUID) (re
 		return nil, false, err
 	}
 	for _, rv := range rows {
-		reviews = append(reviews, AdminReview{
+		var note *string
+		if r.SeesNotes {
+			note = rv.Note
+		}
+		reviews = append(reviews, AdminReview{Note: note,
 			ID: rv.ID, ReviewerID: rv.ReviewerID, ReviewerName: rv.ReviewerName, ReviewerEmail: rv.ReviewerEmail,
 			ResumeScore: rv.ResumeScore, LinksScore: rv.LinksScore, Q1Score: rv.Q1Score, Q2Score: rv.Q2Score,
 			ReviewedAt: rv.ReviewedAt, Total: rv.Total, NormalizedScore: rv.Z,

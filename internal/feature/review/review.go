@@ -14,7 +14,9 @@ package review
 
 import (
 	"fmt"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 
@@ -53,6 +55,8 @@ var Criteria = []Criterion{{"resume_score", 3}, {"links_score", 2}, {"q1_score",
 type Reviewer struct {
 	ProfileID uuid.UUID
 	Email     string
+	// SeesNotes: the reviewers' private notes are shown to them (superadmins).
+	SeesNotes bool
 }
 
 // Errors the API answers as they are.
@@ -78,13 +82,35 @@ type Request struct {
 	LinksScore    *int32 `json:"links_score"`
 	Q1Score       *int32 `json:"q1_score"`
 	Q2Score       *int32 `json:"q2_score"`
+	// Note is the reviewer's private note (optional; superadmins read it
+	// in the application's details). Blank is none.
+	Note *string `json:"note"`
 }
 
-// Validate checks the application id and each score against Criteria.
+// NoteMax is the longest a note may be, in characters (the schema's CHECK).
+const NoteMax = 2000
+
+// note is the request's note trimmed, nil when blank.
+func (r *Request) note() *string {
+	if r.Note == nil {
+		return nil
+	}
+	n := strings.TrimSpace(*r.Note)
+	if n == "" {
+		return nil
+	}
+	return &n
+}
+
+// Validate checks the application id, each score against Criteria and
+// the note's length.
 func (r *Request) Validate() apperr.Fields {
 	f := apperr.Fields{}
 	if _, err := uuid.Parse(r.ApplicationID); err != nil {
 		f.Add("application_id", "must be a UUID")
+	}
+	if n := r.note(); n != nil && utf8.RuneCountInString(*n) > NoteMax {
+		f.Add("note", fmt.Sprintf("must be at most %d characters", NoteMax))
 	}
 	for i, v := range []*int32{r.ResumeScore, r.LinksScore, r.Q1Score, r.Q2Score} {
 		if why := Criteria[i].Check(v); why != "" {
@@ -103,11 +129,12 @@ type View struct {
 	LinksScore    int32     `json:"links_score"`
 	Q1Score       int32     `json:"q1_score"`
 	Q2Score       int32     `json:"q2_score"`
+	Note          *string   `json:"note"`
 	ReviewedAt    time.Time `json:"reviewed_at"`
 }
 
 func toView(r db.ReviewInsertCheckedRow) View {
 	return View{ID: r.ID, ApplicationID: r.ApplicationID, ReviewerID: r.ReviewerID,
 		ResumeScore: r.ResumeScore, LinksScore: r.LinksScore, Q1Score: r.Q1Score, Q2Score: r.Q2Score,
-		ReviewedAt: r.ReviewedAt}
+		Note: r.Note, ReviewedAt: r.ReviewedAt}
 }

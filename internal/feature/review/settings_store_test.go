@@ -24,8 +24,9 @@ func update(t *testing.T, s *db.Store, actor uuid.UUID, body string) (out review
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	err = s.InTx(ctx, func(q *db.Queries) (err error) {
-		out, err = review.UpdateSettings(ctx, q, actor, p)
+	err = s.InTx(ctx, func(q *db.Queries) error {
+		got, err := review.UpdateSettings(ctx, q, actor, p)
+		out = got.Settings
 		return err
 	})
 	return out, err

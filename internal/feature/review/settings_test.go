@@ -90,10 +90,12 @@ func TestRedacted(t *testing.T) {
 		View: application.View{
 			Email: ptr("ada@example.com"), Phone: ptr("+1 613 555 0100"), Discord: ptr("ada#1"), Age: ptr[int32](20),
 			Country: ptr("Canada"), Gender: ptr("woman"), Ethnicity: ptr("x"), University: ptr("uOttawa"),
-			TeamMembers: "bo@example.com", Program: ptr("CS"), GithubURL: ptr("https://github.com/ada"),
+			TeamMembers: "bo@example.com", Program: ptr("CS"), YearOfStudy: ptr("2nd"), ExperienceLevel: ptr("Beginner"),
+			HackathonsAttended: ptr[int32](3), GithubURL: ptr("https://github.com/ada"),
 			LinkedinURL: ptr("https://linkedin.com/in/ada"), WebsiteURL: ptr("https://ada.dev"),
 			ResumeKey: ptr("p/cv.pdf"), Q1Answer: ptr("one"), Q2Answer: ptr("two"), Answers: map[string]string{"q": "a"},
 		},
+		Name:      ptr("Ada Lovelace"),
 		ResumeURL: ptr("https://s3/cv"), ResumePreviewURL: ptr("https://s3/cv?inline"),
 		TeamMembersWithNames: []application.TeamMember{{Email: "bo@example.com", DisplayName: ptr("Bo")}},
 		QuestionAnswers:      []hiring.AnswerView{{QuestionID: "q", Prompt: "Why?", Answer: "a"}},
@@ -111,6 +113,11 @@ func TestRedacted(t *testing.T) {
 		{"gender", r.Gender == nil},
 		{"ethnicity", r.Ethnicity == nil},
 		{"university", r.University == nil},
+		{"name", r.Name == nil},
+		{"program", r.Program == nil},
+		{"year_of_study", r.YearOfStudy == nil},
+		{"experience_level", r.ExperienceLevel == nil},
+		{"hackathons_attended", r.HackathonsAttended == nil},
 		{"team_members", r.TeamMembers == ""},
 		{"team_members_with_names", r.TeamMembersWithNames != nil && len(r.TeamMembersWithNames) == 0},
 	}
@@ -133,14 +140,13 @@ func TestRedacted(t *testing.T) {
 		{"q2_answer", r.Q2Answer, full.Q2Answer},
 		{"answers", r.Answers, full.Answers},
 		{"question_answers", r.QuestionAnswers, full.QuestionAnswers},
-		{"program", r.Program, full.Program},
 	}
 	for _, c := range kept {
 		if !reflect.DeepEqual(c.got, c.want) {
 			t.Errorf("%s: %v, want %v kept", c.name, c.got, c.want)
 		}
 	}
-	if full.Email == nil || len(full.TeamMembersWithNames) != 1 {
+	if full.Email == nil || full.Program == nil || len(full.TeamMembersWithNames) != 1 {
 		t.Fatal("Redacted changed the view it was given")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"hackdesk/internal/feature/application"
 	"hackdesk/internal/feature/coi"
 	"hackdesk/internal/feature/hackathon"
+	"hackdesk/internal/platform/apperr"
 )
 
 // Next is the application of the current edition the assignment rule
@@ -29,13 +30,59 @@ func Next(ctx context.Context, q *db.Queries, r Reviewer) (db.ApplicationNextFor
 // first, so when its first fit has reached the cap every other one has.
 func next(ctx context.Context, q *db.Queries, r Reviewer, s Settings) (db.ApplicationNextForReviewerViewRow, error) {
 	row, err := q.ApplicationNextForReviewerView(ctx, db.ApplicationNextForReviewerViewParams{
-		ReviewerID: r.ProfileID, ReviewerEmail: r.Email,
+		ReviewerID: r.ProfileID, ReviewerEmail: r.Email, Cap: s.Cap,
 	})
-	switch {
-	case errors.Is(err, db.ErrNotFound), err == nil && !s.Admits(row.Application.ReviewCount):
+	if errors.Is(err, db.ErrNotFound) {
 		return db.ApplicationNextForReviewerViewRow{}, ErrQueueEmpty
 	}
 	return row, err
+}
+
+// Left is how many applications the queue still holds for r under the
+// settings' cap (their skipped ones included).
+func Left(ctx context.Context, q *db.Queries, r Reviewer, s Settings) (int32, error) {
+	return q.ApplicationQueueLeft(ctx, db.ApplicationQueueLeftParams{ReviewerID: r.ProfileID, ReviewerEmail: r.Email, Cap: s.Cap})
+}
+
+// SkipRequest is the body of POST /api/review/skip.
+type SkipRequest struct {
+	ApplicationID string `json:"application_id"`
+}
+
+// Validate checks the application id.
+func (r *SkipRequest) Validate() apperr.Fields {
+	f := apperr.Fields{}
+	if _, err := uuid.Parse(r.ApplicationID); err != nil {
+		f.Add("application_id", "must be a UUID")
+	}
+	return f
+}
+
+// Skipped is POST /api/review/skip's answer: how many times r has skipped
+// the application.
+type Skipped struct {
+	ApplicationID uuid.UUID `json:"application_id"`
+	Skips         int32     `json:"skips"`
+}
+
+// Skip records that r skipped an application the queue could give them:
+// it comes after every other one for r (and for r only), the ones skipped
+// fewer times first. Refused as Submit refuses: unknown or draft
+// ErrApplicationNotFound, another edition's hackathon.ErrNotCurrent, a
+// conflict of interest 403, one r reviewed ErrAlreadyReviewed.
+func Skip(ctx context.Context, q *db.Queries, r Reviewer, req SkipRequest) (Skipped, error) {
+	if err := req.Validate().Err(); err != nil {
+		return Skipped{}, err
+	}
+	appID := uuid.MustParse(req.ApplicationID) // validated
+	n, err := q.ReviewSkip(ctx, db.ReviewSkipParams{ReviewerID: r.ProfileID, ApplicationID: appID, ReviewerEmail: r.Email})
+	if errors.Is(err, db.ErrNotFound) {
+		err = whyNotReviewed(ctx, q, appID, r)
+	}
+	if err != nil {
+		return Skipped{}, err
+	}
+	return Skipped{ApplicationID: appID, Skips: n}, nil
 }
 
 // Submitted is a recorded review and the reviewer's total including it.
@@ -59,7 +106,7 @@ func Submit(ctx context.Context, q *db.Queries, r Reviewer, req Request) (Submit
 	appID := uuid.MustParse(req.ApplicationID) // validated
 	row, err := q.ReviewInsertChecked(ctx, db.ReviewInsertCheckedParams{
 		ApplicationID: appID, ReviewerID: r.ProfileID, ReviewerEmail: r.Email, ResumeScore: *req.ResumeScore,
-		LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score,
+		LinksScore: *req.LinksScore, Q1Score: *req.Q1Score, Q2Score: *req.Q2Score, Note: req.note(),
 	})
 	if errors.Is(err, db.ErrNotFound) {
 		err = whyNotReviewed(ctx, q, appID, r)

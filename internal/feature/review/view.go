@@ -18,6 +18,8 @@ import (
 // answers with their prompts.
 type Application struct {
 	application.View
+	// Name is the applicant's display name (null when they have none).
+	Name      *string `json:"name"`
 	ResumeURL *string `json:"resume_url"`
 	// ResumePreviewURL shows a PDF resume in place; null for a DOC or DOCX.
 	ResumePreviewURL     *string                  `json:"resume_preview_url"`
@@ -27,14 +29,16 @@ type Application struct {
 	QuestionAnswers []hiring.AnswerView `json:"question_answers"`
 }
 
-// Redacted is v without who the applicant is: their email, phone,
-// Discord, age, gender, ethnicity, country and university are null, and
-// their team (emails and display names) is empty. What is scored stays:
+// Redacted is v without who the applicant is: their name, email, phone,
+// Discord, age, gender, ethnicity, country, university, program, year of
+// study, experience level and hackathons attended are null, and their
+// team (emails and display names) is empty. What is scored stays:
 // the resume, the links, the written and question-bank answers. The
 // fields are nulled rather than removed, so the view keeps its shape.
 func (v Application) Redacted() Application {
-	v.Email, v.Phone, v.Discord = nil, nil, nil
-	v.Age = nil
+	v.Name, v.Email, v.Phone, v.Discord = nil, nil, nil, nil
+	v.Age, v.HackathonsAttended = nil, nil
+	v.Program, v.YearOfStudy, v.ExperienceLevel = nil, nil, nil
 	v.Gender, v.Ethnicity, v.Country, v.University = nil, nil, nil, nil
 	v.TeamMembers = ""
 	v.TeamMembersWithNames = []application.TeamMember{}
@@ -43,8 +47,8 @@ func (v Application) Redacted() Application {
 
 // viewOf completes a loaded row: team names decoded, answers loaded,
 // resume links signed.
-func viewOf(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log *slog.Logger, a db.Application, team json.RawMessage) (Application, error) {
-	out := Application{View: application.ToView(a)}
+func viewOf(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log *slog.Logger, a db.Application, name *string, team json.RawMessage) (Application, error) {
+	out := Application{View: application.ToView(a), Name: name}
 	var err error
 	if out.TeamMembersWithNames, err = application.TeamNames(team); err != nil {
 		return out, err
@@ -74,7 +78,7 @@ func LoadView(ctx context.Context, q *db.Queries, blob application.ResumeBlob, l
 	if err != nil {
 		return Application{}, err
 	}
-	return viewOf(ctx, q, blob, log, row.Application, row.TeamMembersWithNames)
+	return viewOf(ctx, q, blob, log, row.Application, row.ApplicantName, row.TeamMembersWithNames)
 }
 
 // Assignment is GET /api/applications/random's answer: the application
@@ -82,13 +86,18 @@ func LoadView(ctx context.Context, q *db.Queries, blob application.ResumeBlob, l
 type Assignment struct {
 	Application Application `json:"application"`
 	Blind       bool        `json:"blind"`
+	// Left is how many applications the queue holds for the reviewer,
+	// this one included (Left).
+	Left int32 `json:"left"`
+	// Rubric is what a 0 and the top score of each criterion mean.
+	Rubric Rubric `json:"rubric"`
 }
 
 // Assign is the application the queue (Next, under the settings' cap)
 // gives r, in the reviewer view, redacted when the settings are blind.
 // ErrQueueEmpty when there is none.
 func Assign(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log *slog.Logger, r Reviewer) (Assignment, error) {
-	s, err := LoadSettings(ctx, q)
+	s, rubric, err := loadAll(ctx, q)
 	if err != nil {
 		return Assignment{}, err
 	}
@@ -96,14 +105,18 @@ func Assign(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log
 	if err != nil {
 		return Assignment{}, err
 	}
-	view, err := viewOf(ctx, q, blob, log, row.Application, row.TeamMembersWithNames)
+	view, err := viewOf(ctx, q, blob, log, row.Application, row.ApplicantName, row.TeamMembersWithNames)
 	if err != nil {
 		return Assignment{}, err
 	}
 	if s.Blind {
 		view = view.Redacted()
 	}
-	return Assignment{Application: view, Blind: s.Blind}, nil
+	left, err := Left(ctx, q, r, s)
+	if err != nil {
+		return Assignment{}, err
+	}
+	return Assignment{Application: view, Blind: s.Blind, Left: max(left, 1), Rubric: rubric}, nil
 }
 
 // Details is GET /api/admin/applications/{id}'s answer: the application,

@@ -674,10 +674,17 @@ export interface paths {
          *
          *     When the review settings are blind (`blind: true` here too), who the applicant
          *     is is left out: `email`, `phone`, `discord`, `age`, `gender`, `ethnicity`,
-         *     `country` and `university` are null, `team_members` is empty and
+         *     `country`, `university`, `program`, `year_of_study`, `experience_level`,
+         *     `hackathons_attended` and `name` are null, `team_members` is empty and
          *     `team_members_with_names` is `[]`. What is scored stays: the resume (links and
          *     key), the GitHub, LinkedIn and website links, and the written and
          *     question-bank answers.
+         *
+         *     Skipped applications (`POST /api/review/skip`) come after every other one for
+         *     the caller who skipped them (and for them only): those skipped fewer times
+         *     first, then by the rule above. `left` counts the applications the queue still
+         *     holds for the caller, this one and their skipped ones included; `rubric` says
+         *     what a 0 and the top score of each criterion mean.
          */
         get: operations["getNextApplication"];
         put?: never;
@@ -709,6 +716,30 @@ export interface paths {
          *     reviewer: 409. `total_reviews` counts the caller's reviews of every edition.
          */
         post: operations["submitReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/review/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip an application for now (admin)
+         * @description The application goes after every other one in the caller's queue (no one
+         *     else's): `GET /api/applications/random` serves it again only once the caller has
+         *     nothing else, the ones skipped fewer times first. It is refused as a review is:
+         *     missing or not submitted 404, another edition's 409, a conflict of interest 403,
+         *     one the caller reviewed 409. `skips` is how many times the caller has skipped it.
+         */
+        post: operations["skipReview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -753,8 +784,9 @@ export interface paths {
          * @description `blind`: the reviewer view (`GET /api/applications/random`) leaves out who the
          *     applicant is; the admin table and details still show everything. `cap`: an
          *     application with that many reviews leaves the review queue; null means no cap.
-         *     `history`: every change, newest first, with who made it (null once their account
-         *     is gone) and when.
+         *     `history`: every change of `blind` and `cap`, newest first, with who made it
+         *     (null once their account is gone) and when. `rubric`: what a 0 and the top score
+         *     of each criterion mean, shown under the scores on `/review`.
          */
         get: operations["getReviewSettings"];
         put?: never;
@@ -764,9 +796,11 @@ export interface paths {
         head?: never;
         /**
          * Change the review settings (superadmin)
-         * @description Absent fields stay; `cap: null` removes the cap. Every change is recorded with
-         *     who made it and when (a patch that changes nothing records nothing). `cap`
-         *     below 1 or `blind: null`: 400.
+         * @description Absent fields stay; `cap: null` removes the cap; `rubric` sets the lines of the
+         *     scores it names (both lines of each, trimmed). Every change of `blind` or `cap`
+         *     is recorded with who made it and when (a patch that changes nothing records
+         *     nothing; the rubric is not in the history). `cap` below 1, `blind: null`, or a
+         *     rubric line empty, over 200 characters or of no score: 400.
          */
         patch: operations["updateReviewSettings"];
         trace?: never;
@@ -3266,11 +3300,15 @@ export interface components {
             links_score: number;
             q1_score: number;
             q2_score: number;
+            /** @description the reviewer's private note */
+            note?: string | null;
             /** Format: date-time */
             reviewed_at: string;
         };
         /** @description An application as reviewers see it */
         ReviewApplication: components["schemas"]["ApplicationFields"] & {
+            /** @description the applicant's display name (null under blind review) */
+            name: string | null;
             /** @description signed link, 1 hour, Content-Disposition: attachment */
             resume_url: string | null;
             resume_preview_url: components["schemas"]["ResumePreviewURL"];
@@ -3356,6 +3394,20 @@ export interface components {
             blind: boolean;
             /** @description reviews after which an application leaves the queue; null: no cap */
             cap: number | null;
+            rubric: components["schemas"]["ReviewRubric"];
+        };
+        /** @description What a 0 and the top score of each criterion mean (shown under each score on /review) */
+        ReviewRubric: {
+            resume_score: components["schemas"]["ReviewRubricLine"];
+            links_score: components["schemas"]["ReviewRubricLine"];
+            q1_score: components["schemas"]["ReviewRubricLine"];
+            q2_score: components["schemas"]["ReviewRubricLine"];
+        };
+        ReviewRubricLine: {
+            /** @description what a 0 means */
+            low: string;
+            /** @description what the top score means */
+            high: string;
         };
         /** @description One change of the review settings, the values it left */
         ReviewSettingsChange: {
@@ -3387,6 +3439,8 @@ export interface components {
             reviewed_at: string;
             /** @description the sum of the four scores */
             total: number;
+            /** @description the reviewer's private note; superadmins only (null for everyone else) */
+            note: string | null;
             /**
              * @description The total's z-score within its reviewer's reviews (mean and population
              *     standard deviation); for a reviewer with fewer than 5 reviews, or whose
@@ -5092,6 +5146,9 @@ export interface operations {
                         application: components["schemas"]["ReviewApplication"];
                         /** @description whether the applicant's identity was left out */
                         blind: boolean;
+                        /** @description applications left in the caller's queue, this one included */
+                        left: number;
+                        rubric: components["schemas"]["ReviewRubric"];
                     };
                 };
             };
@@ -5116,6 +5173,13 @@ export interface operations {
                     links_score: number;
                     q1_score: number;
                     q2_score: number;
+                    /**
+                     * @description A private note kept with the review (trimmed; blank is none); only
+                     *     superadmins read it, in the application's details. Personal data:
+                     *     blanked by retention and by the erasure of the applicant or of the
+                     *     reviewer.
+                     */
+                    note?: string | null;
                 };
             };
         };
@@ -5133,6 +5197,44 @@ export interface operations {
                         review: components["schemas"]["Review"];
                         /** @description reviews by the caller, every edition */
                         total_reviews: number;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    skipReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    application_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Skipped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        application_id: string;
+                        skips: number;
                     };
                 };
             };
@@ -5225,6 +5327,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        rubric: components["schemas"]["ReviewRubric"];
                         /** @description the reviewer view leaves out who the applicant is */
                         blind: boolean;
                         /** @description reviews after which an application leaves the queue; null: no cap */
@@ -5249,6 +5352,12 @@ export interface operations {
                 "application/json": {
                     blind?: boolean;
                     cap?: number | null;
+                    rubric?: {
+                        resume_score?: components["schemas"]["ReviewRubricLine"];
+                        links_score?: components["schemas"]["ReviewRubricLine"];
+                        q1_score?: components["schemas"]["ReviewRubricLine"];
+                        q2_score?: components["schemas"]["ReviewRubricLine"];
+                    };
                 };
             };
         };

@@ -182,6 +182,7 @@ export const adminApplications = {
       none: 'No one has reviewed this application yet.',
       hidden: 'The reviews are hidden from you because this is your own application or you are on its team. Another admin can read them.',
       mean: (total: string, z: string) => `Mean raw total ${total}; mean normalized score ${z}.`,
+      notes: 'Reviewers\u2019 private notes',
     },
     history: {
       title: 'Decision and RSVP history',

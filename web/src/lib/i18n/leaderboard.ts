@@ -65,7 +65,7 @@ export const leaderboard = {
     lede: 'These apply to every reviewer at once.',
     blind: 'Blind review',
     blindHint:
-      'Reviewers do not see who the applicant is (email, name, team, age, gender, ethnicity, country, university), only what they score.',
+      'Reviewers do not see who the applicant is (name, email, team, age, gender, ethnicity, country, university, program, year, experience, hackathons attended), only what they score.',
     cap: 'Review cap',
     capHint: 'An application with this many reviews leaves the review queue. Leave empty for no cap.',
     capInvalid: 'Enter the review cap as a whole number of 1 or more, or leave it empty for no cap',
@@ -80,5 +80,10 @@ export const leaderboard = {
     off: 'Off',
     noCap: 'No cap',
     gone: 'A deleted account',
+    rubricTitle: 'Rubric',
+    rubricHint: 'Shown under each score on the review page: what a 0 and the top score mean. Up to 200 characters each.',
+    rubricLow: (score: string) => `${score}: what a 0 means`,
+    rubricHigh: (score: string, max: number) => `${score}: what a ${max} means`,
+    rubricEmpty: 'Say what this score means',
   },
 } as const;

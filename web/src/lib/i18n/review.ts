@@ -2,12 +2,30 @@
 export const review = {
   title: 'Review applications',
   lede: 'Read the answers and the resume, then give each part a score. Applications with the fewest reviews come first.',
+  left: (n: string, one: boolean) => (one ? 'This is the last application in your queue.' : `${n} applications are left in your queue, this one included.`),
+  skip: {
+    button: 'Skip for now',
+    hint: 'Skipped applications come back to you after every other one.',
+    failed: 'The application could not be skipped. Try again.',
+  },
+  applicant: {
+    title: 'Applicant',
+    name: 'Name',
+    email: 'Email',
+    university: 'University',
+    program: 'Program',
+    year: 'Year of study',
+    experience: 'Experience',
+    hackathons: 'Hackathons attended',
+    notGiven: 'Not given',
+    blind: 'Blind review is on: who the applicant is stays hidden.',
+  },
   keys: {
     title: 'Scoring with the keyboard',
     items: [
       'Tab moves to the next score, Shift and Tab to the previous one.',
       'The arrow keys choose a score within a group; Space chooses the highlighted score.',
-      'Tab past the last score to Submit review, then press Enter.',
+      'Tab past the last score to the private note, then to Submit review, and press Enter.',
     ],
     skip: 'Go to the scores',
   },
@@ -55,6 +73,10 @@ export const review = {
       q2_score: 'Choose a Question 2 score',
     },
     submit: 'Submit review',
+    // rubric is a score's hint: what its lowest and highest values mean, one sentence each.
+    rubric: (min: number, low: string, max: number, high: string) => `${min}: ${low.replace(/[.!?]$/, '')}. ${max}: ${high.replace(/[.!?]$/, '')}.`,
+    note: 'Private note',
+    noteHint: 'Optional. Only superadmins read it, with the application\u2019s details. Write about the application, not the person.',
   },
   done: {
     title: 'Review submitted',

@@ -5,6 +5,8 @@ import { call, client } from './client';
 import type { Body, Ok, Schemas } from './types';
 
 export type ReviewApplication = Schemas['ReviewApplication'];
+export type Assignment = Ok<'/api/applications/random'>;
+export type Rubric = Schemas['ReviewRubric'];
 export type ReviewBody = Body<'submitReview'>;
 export type ReviewSettings = Ok<'/api/admin/review-settings'>;
 export type SettingsChange = Schemas['ReviewSettingsChange'];
@@ -18,7 +20,14 @@ export type ReviewerScores = Extract<Answer, { reviewerScores: unknown }>['revie
 export const reviews = {
   // next is the application the server assigns this reviewer: kind
   // "notFound" when there is none left to review.
-  next: async (): Promise<ReviewApplication> => (await call(client.GET('/api/applications/random'))).application,
+  // The answer says whether it is blind, how many are left in this
+  // reviewer's queue and the rubric of the scores.
+  next: (): Promise<Assignment> => call(client.GET('/api/applications/random')),
+  // skip puts the application after every other one in this reviewer's
+  // queue; refused as submit is.
+  skip: async (applicationId: string): Promise<void> => {
+    await call(client.POST('/api/review/skip', { body: { application_id: applicationId } }));
+  },
   // submit records a review and answers the reviewer's total so far:
   // kind "invalid" (details by score), or "forbidden", "notFound",
   // "conflict" for an application the reviewer can no longer review
@@ -41,5 +50,6 @@ export const reviews = {
     ).reviewerScores,
   settings: (): Promise<ReviewSettings> => call(client.GET('/api/admin/review-settings')),
   // saveSettings refuses with kind "invalid" and details by field.
-  saveSettings: (blind: boolean, cap: number | null) => call(client.PATCH('/api/admin/review-settings', { body: { blind, cap } })),
+  saveSettings: (blind: boolean, cap: number | null, rubric?: Rubric) =>
+    call(client.PATCH('/api/admin/review-settings', { body: rubric ? { blind, cap, rubric } : { blind, cap } })),
 };

@@ -48,3 +48,6 @@ export function toBody(applicationId: string, s: Scores) {
 
 // fieldId is the id of a score's group on the page (the error summary links to it).
 export const fieldId = (f: ScoreField) => `score-${f}`;
+
+// noteMax is the longest a review's private note may be (from the server's rules).
+export const noteMax: number = body_submitReview.note.maxLength;
