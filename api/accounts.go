@@ -23,6 +23,17 @@ const forgotFloor = 400 * time.Millisecond
 type userJSON struct {
 	account.User
 	Membership *membership.View `json:"membership"`
+	// Volunteer: the caller volunteers at the current edition's door
+	// (session status and profile only, read from the signed-in caller).
+	Volunteer *bool `json:"volunteer,omitempty"`
+}
+
+// withVolunteer adds whether the principal volunteers at the current
+// edition's door, so the pages can offer them check-in.
+func withVolunteer(u userJSON, p *Principal) userJSON {
+	v := p != nil && p.Volunteer
+	u.Volunteer = &v
+	return u
 }
 
 func toUserJSON(u account.User) userJSON {
@@ -217,7 +228,7 @@ func (s *Server) getProfile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeJSON(w, http.StatusOK, toUserJSON(u))
+	writeJSON(w, http.StatusOK, withVolunteer(toUserJSON(u), principalFrom(r.Context())))
 	return nil
 }
 

@@ -21,6 +21,6 @@ func (s *Server) sessionStatus(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, map[string]any{"user": toUserJSON(u)})
+	writeJSON(w, http.StatusOK, map[string]any{"user": withVolunteer(toUserJSON(u), p)})
 	return nil
 }

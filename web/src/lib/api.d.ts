@@ -3689,6 +3689,11 @@ export interface components {
             };
             /** @description The caller's membership of the active term, or null (not joined, or no active term) */
             membership: null | components["schemas"]["Membership"];
+            /**
+             * @description Whether the caller volunteers at the current edition's door (so the pages offer
+             *     check-in). In `GET /api/auth/session` and `GET /api/profile` only.
+             */
+            volunteer?: boolean;
         };
         AdminUser: {
             /** Format: uuid */

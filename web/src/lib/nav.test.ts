@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adminHome, adminLinks, currentHref, isAdminPath, menuItems } from './nav';
+import { adminHome, adminLinks, currentHref, isAdminPath, menuItems, navItems } from './nav';
 import type { Profile } from './state/session.svelte';
 
 const person = (role: string, position: string | null = null): Profile =>
@@ -45,5 +45,11 @@ describe('the site map by role', () => {
   it('treats the new pages as staff pages', () => {
     for (const p of ['/applications/questions', '/nexus/projects/abc', '/admin/system', '/onboarding/review']) expect(isAdminPath(p)).toBe(true);
     expect(isAdminPath('/onboarding')).toBe(false);
+  });
+  it('offers check-in to admins and the current edition\'s volunteers only', () => {
+    const show = (p: Profile) => navItems.filter((i) => i.show(p)).map((i) => i.href);
+    expect(show(person('admin'))).toContain('/checkin');
+    expect(show({ ...person('member'), volunteer: true } as Profile)).toContain('/checkin');
+    expect(show(person('member'))).not.toContain('/checkin');
   });
 });

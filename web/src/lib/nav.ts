@@ -83,11 +83,16 @@ export function adminHome(p: Profile | null): string | null {
 // offers it beside the other links until it is.
 const formDue = (p: Profile | null) => p?.onboarding?.open === true && !p.onboarding.submitted;
 
+// checksIn: p may use the door's check-in page: an admin, or a volunteer
+// of the current edition (the session says so).
+export const checksIn = (p: Profile | null) => isAdmin(p) || p?.volunteer === true;
+
 export const navItems: NavItem[] = [
   { href: '/onboarding', label: common.nav.onboarding, show: formDue },
   { href: '/apply', label: common.nav.apply, show: signedIn },
   { href: '/events', label: common.nav.events, show: signedIn },
   { href: '/review', label: common.nav.review, show: isAdmin },
+  { href: '/checkin', label: common.nav.checkin, show: checksIn },
 ];
 
 // holdsExecRole: p holds an exec role now, so the onboarding form is theirs.

@@ -17,6 +17,7 @@ export const common = {
     events: 'Events',
     profile: 'Profile',
     review: 'Review',
+    checkin: 'Check-in',
     admin: 'Admin',
     adminNav: 'Admin pages',
     sections: {

@@ -4,6 +4,7 @@
 // (the table of its applications, one application in full, the bulk
 // decision).
 import { call, client } from './client';
+import { ServiceError } from './errors';
 import { upload } from './transfer';
 import type { HackathonRef } from './hackathons';
 import type { Page, Schemas, Upload } from './types';
@@ -17,6 +18,9 @@ export type EarlierApplication = Schemas['EarlierApplication'];
 // AdminPage is a page of the table and the edition it is of.
 export type AdminPage = Page<AdminRow> & { hackathon: HackathonRef };
 export type Decision = 'offer' | 'waitlist' | 'reject';
+// RsvpExtras: what an attending answer confirms besides itself.
+export type RsvpExtras = { tshirt_size?: string | null; dietary_restrictions?: string | null; waiver_accepted?: boolean };
+export type Ticket = { url: string; checked_in_at: string | null };
 export type Resume = { name: string; url: string | null; preview_url: string | null };
 export type Details = {
   application: Schemas['ReviewApplication'];
@@ -101,8 +105,22 @@ export const applications = {
   // submit refuses with kind "invalid" (details by field) or "conflict"
   // (submitted already).
   submit: () => call(client.POST('/api/applications/submit')),
-  // rsvp answers an offer: kind "conflict" once the deadline has passed.
-  rsvp: async (attending: boolean): Promise<Application> => (await call(client.POST('/api/applications/rsvp', { body: { attending } }))).application,
+  // rsvp answers an offer, with an attending answer's confirmed T-shirt
+  // size and diet and the edition's waiver accepted: kind "invalid"
+  // (details by field: waiver_accepted when the edition has a waiver),
+  // "conflict" once the deadline has passed.
+  rsvp: async (attending: boolean, extras: RsvpExtras = {}): Promise<Application> =>
+    (await call(client.POST('/api/applications/rsvp', { body: { attending, ...extras } }))).application,
+  // ticket is the attending caller's ticket (its signed link and whether
+  // they are checked in), or null without one (404 "No ticket").
+  ticket: async (): Promise<Ticket | null> => {
+    try {
+      return await call(client.GET('/api/applications/ticket'));
+    } catch (e) {
+      if (e instanceof ServiceError && e.kind === 'notFound') return null;
+      throw e;
+    }
+  },
   // resume is the stored resume's name and links, or null.
   resume: async (): Promise<Resume | null> => {
     const r = await call(client.GET('/api/applications/resumes'));

@@ -9,6 +9,7 @@ export type AdminHackathon = Schemas['AdminHackathon'];
 export type HackathonRef = Schemas['HackathonRef'];
 export type HackathonBody = Schemas['HackathonBody'];
 export type Phase = Hackathon['phase'];
+export type Volunteer = { profile_id: string; name: string; email: string; added_at: string };
 
 export const hackathons = {
   // current is the current edition with its phase now (there always is one).
@@ -23,4 +24,14 @@ export const hackathons = {
   create: async (body: HackathonBody): Promise<AdminHackathon> => (await call(client.POST('/api/admin/hackathons', { body }))).hackathon,
   update: async (id: string, body: HackathonBody): Promise<AdminHackathon> =>
     (await call(client.PATCH('/api/admin/hackathons/{id}', { params: { path: { id } }, body }))).hackathon,
+  // volunteers are the accounts that check people in at an edition's
+  // door, earliest added first; addVolunteer (again is no change) and
+  // removeVolunteer refuse with kind "notFound" (reason
+  // hackathonNotFound or accountNotFound, or not a volunteer).
+  volunteers: async (id: string): Promise<Volunteer[]> =>
+    (await call(client.GET('/api/admin/hackathons/{id}/volunteers', { params: { path: { id } } }))).volunteers,
+  addVolunteer: (id: string, profileId: string): Promise<unknown> =>
+    call(client.PUT('/api/admin/hackathons/{id}/volunteers/{profile_id}', { params: { path: { id, profile_id: profileId } } })),
+  removeVolunteer: (id: string, profileId: string): Promise<unknown> =>
+    call(client.DELETE('/api/admin/hackathons/{id}/volunteers/{profile_id}', { params: { path: { id, profile_id: profileId } } })),
 };
