@@ -72,6 +72,13 @@ func TestWebCheckin(t *testing.T) {
 		p.Visit(path + "?sig=" + sig)
 		p.WaitText("Already checked in by " + volEmail)
 
+		// The door tries its scanner while the Wi-Fi works (the page loads
+		// its decoder then, if it had not yet), the camera showing nothing.
+		browser.SetCamera(t, nil)
+		p.Click("button", "Scan a ticket")
+		p.Click("button", "Stop scanning")
+		p.WaitFor("button", "Scan a ticket")
+
 		// Offline: the tap waits on the phone, is not shown as done, and
 		// lands once when the connection returns.
 		p.Fill("Name or email", "bea+"+vp.Name)
