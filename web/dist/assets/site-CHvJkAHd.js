@@ -1,1 +1,0 @@
-import{d as e,f as t}from"./Shell-B23n_a04.js";var n={links:()=>e(t.GET(`/api/site`))};export{n as t};
