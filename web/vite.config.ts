@@ -26,7 +26,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     // One stylesheet for every page (about 12 KB gzip, cached as immutable
     // across pages) instead of a file per chunk: a page such as /apply
-    // loaded 13 render-blocking stylesheets, each a request before its
+    // loaded 12 render-blocking stylesheets, each a request before its
     // first paint (Lighthouse, docs/performance.md). Svelte scopes each
     // component's rules, so one page's rules never style another's.
     cssCodeSplit: false,
