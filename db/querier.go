@@ -94,12 +94,15 @@ type Querier interface {
 	// the edition lists), none they reviewed, none at the cap (when set);
 	// fewest reviews first, ties by id, except that the reviewer's skipped
 	// ones come after every other one (fewest skips first, then the same
-	// order). The inner scan follows
-	// applications_queue_idx, tests the conflict on the row it is on (an
-	// inlined expression; the applicant's email is looked up only for a
-	// reviewer whose own application lists someone) and probes the
-	// (application_id, reviewer_id) unique index per candidate, so it stops at
-	// the first fit. The reviewer's own team list is read once (mine). The
+	// order). Two passes, the first that finds one wins: the first walks
+	// applications_queue_idx leaving the reviewer's skipped ones out, tests
+	// the conflict on the row it is on (an inlined expression; the
+	// applicant's email is looked up only for a reviewer whose own
+	// application lists someone) and probes the (application_id, reviewer_id)
+	// unique indexes of reviews and review_skips per candidate, so it stops at
+	// the first fit; the second reads only the reviewer's own skips. (One
+	// ORDER BY on the skips would sort every application of the edition on
+	// each call.) The reviewer's own team list is read once (mine). The
 	// chosen row comes back in the reviewer view (team names included), so the
 	// queue costs one round trip.
 	ApplicationNextForReviewerView(ctx context.Context, arg ApplicationNextForReviewerViewParams) (ApplicationNextForReviewerViewRow, error)

@@ -373,7 +373,9 @@ func (b *bench) pgbench(ctx context.Context) (shipped, naive float64, err error)
 	if err != nil {
 		return 0, 0, err
 	}
-	params := strings.NewReplacer("sqlc.embed(a)", "a.*", "@reviewer_id", who, "@reviewer_email", whoEmail)
+	// No review cap: the seeded settings have none, as the HTTP side reads them.
+	params := strings.NewReplacer("sqlc.embed(a)", "a.*", "@reviewer_id", who, "@reviewer_email", whoEmail,
+		"sqlc.narg('cap')", "NULL")
 	shippedSQL := fmt.Sprintf("\\set n random(1, %d)\n%s;\n", seedReviewers, params.Replace(text))
 	naiveSQL := fmt.Sprintf(`\set n random(1, %d)
 SELECT a.*, application_team_names(a.team_members)::jsonb FROM applications a WHERE a.id = (

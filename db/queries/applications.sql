@@ -107,12 +107,15 @@ WHERE a.id = $1 AND a.erased_at IS NULL;
 -- the edition lists), none they reviewed, none at the cap (when set);
 -- fewest reviews first, ties by id, except that the reviewer's skipped
 -- ones come after every other one (fewest skips first, then the same
--- order). The inner scan follows
--- applications_queue_idx, tests the conflict on the row it is on (an
--- inlined expression; the applicant's email is looked up only for a
--- reviewer whose own application lists someone) and probes the
--- (application_id, reviewer_id) unique index per candidate, so it stops at
--- the first fit. The reviewer's own team list is read once (mine). The
+-- order). Two passes, the first that finds one wins: the first walks
+-- applications_queue_idx leaving the reviewer's skipped ones out, tests
+-- the conflict on the row it is on (an inlined expression; the
+-- applicant's email is looked up only for a reviewer whose own
+-- application lists someone) and probes the (application_id, reviewer_id)
+-- unique indexes of reviews and review_skips per candidate, so it stops at
+-- the first fit; the second reads only the reviewer's own skips. (One
+-- ORDER BY on the skips would sort every application of the edition on
+-- each call.) The reviewer's own team list is read once (mine). The
 -- chosen row comes back in the reviewer view (team names included), so the
 -- queue costs one round trip.
 WITH mine AS MATERIALIZED (
@@ -123,19 +126,30 @@ SELECT sqlc.embed(a),
        application_team_names(a.team_members)::jsonb AS team_members_with_names,
        (SELECT p.display_name FROM profiles p WHERE p.id = a.profile_id) AS applicant_name
 FROM applications a
-WHERE a.id = (
-    SELECT n.id FROM applications n CROSS JOIN mine
-    WHERE n.hackathon_id = hackathon_current_id()
-      AND n.status = 'submitted' AND n.erased_at IS NULL
-      AND application_conflict(@reviewer_id, @reviewer_email::text, mine.team, n.profile_id,
-              (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
-      AND NOT EXISTS (
-          SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
-      AND (sqlc.narg('cap')::integer IS NULL OR n.review_count < sqlc.narg('cap')::integer)
-    ORDER BY coalesce((SELECT k.skips FROM review_skips k
-                       WHERE k.reviewer_id = @reviewer_id AND k.application_id = n.id), 0),
-             n.review_count, n.id
-    LIMIT 1);
+WHERE a.id = coalesce(
+    (SELECT n.id FROM applications n CROSS JOIN mine
+     WHERE n.hackathon_id = hackathon_current_id()
+       AND n.status = 'submitted' AND n.erased_at IS NULL
+       AND application_conflict(@reviewer_id, @reviewer_email::text, mine.team, n.profile_id,
+               (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
+       AND NOT EXISTS (
+           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
+       AND NOT EXISTS (
+           SELECT 1 FROM review_skips k WHERE k.reviewer_id = @reviewer_id AND k.application_id = n.id)
+       AND (sqlc.narg('cap')::integer IS NULL OR n.review_count < sqlc.narg('cap')::integer)
+     ORDER BY n.review_count, n.id
+     LIMIT 1),
+    (SELECT n.id FROM review_skips k JOIN applications n ON n.id = k.application_id CROSS JOIN mine
+     WHERE k.reviewer_id = @reviewer_id
+       AND n.hackathon_id = hackathon_current_id()
+       AND n.status = 'submitted' AND n.erased_at IS NULL
+       AND application_conflict(@reviewer_id, @reviewer_email::text, mine.team, n.profile_id,
+               (SELECT p.email FROM profiles p WHERE p.id = n.profile_id), n.team_members) = ''
+       AND NOT EXISTS (
+           SELECT 1 FROM reviews r WHERE r.application_id = n.id AND r.reviewer_id = @reviewer_id)
+       AND (sqlc.narg('cap')::integer IS NULL OR n.review_count < sqlc.narg('cap')::integer)
+     ORDER BY k.skips, n.review_count, n.id
+     LIMIT 1));
 
 -- name: ApplicationQueueLeft :one
 -- How many applications the queue still holds for the reviewer: those
