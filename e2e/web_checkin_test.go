@@ -97,7 +97,7 @@ func TestWebCheckin(t *testing.T) {
 		}
 		browser.SetCamera(t, cyPNG)
 		p.Click("button", "Scan a ticket")
-		p.WithTimeout(30*time.Second).WaitText("No connection: this ticket cannot be looked up now.")
+		p.WithTimeout(30 * time.Second).WaitText("No connection: this ticket cannot be looked up now.")
 		p.Click("button", "Check in this ticket")
 		p.WaitText("2 check-ins are waiting to be sent")
 		p.Axe()
