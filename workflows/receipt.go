@@ -34,15 +34,6 @@ func ReceiptProcessingRequest(in ReceiptProcessingInput) Request {
 		Kind: KindReceipt, Subject: in.TransactionID, Summary: "Receipt " + in.TransactionID}
 }
 
-// applyLocally is the change that runs ApplyReceipt as a local activity,
-// within the workflow task that starts the run, instead of as an activity
-// task of its own: one transaction on the database, so it needs no task,
-// and the membership is paid one round trip to the server sooner.
-//
-//   - DefaultVersion (no marker): ApplyReceipt is an activity.
-//   - 1: ApplyReceipt is a local activity.
-const applyLocally = "apply-receipt-locally"
-
 // ReceiptProcessing applies a receipt to its membership (pays it once, or
 // parks the receipt for an admin) and delivers the confirmation email once.
 func ReceiptProcessing(ctx workflow.Context, in ReceiptProcessingInput) (ReceiptProcessingResult, error) {
@@ -56,13 +47,7 @@ func ReceiptProcessing(ctx workflow.Context, in ReceiptProcessingInput) (Receipt
 	}
 	var a *activities.ReceiptActivities
 	var out activities.ReceiptOutcome
-	var applied workflow.Future
-	if workflow.GetVersion(ctx, applyLocally, workflow.DefaultVersion, 1) >= 1 {
-		applied = workflow.ExecuteLocalActivity(local(ctx, storeOptions, []string{activities.ErrTypeReceiptNotApplicable}), a.ApplyReceipt, in.ReceiptID)
-	} else {
-		applied = workflow.ExecuteActivity(storeActivity(ctx, activities.ErrTypeReceiptNotApplicable), a.ApplyReceipt, in.ReceiptID)
-	}
-	if err := applied.Get(ctx, &out); err != nil {
+	if err := workflow.ExecuteActivity(storeActivity(ctx, activities.ErrTypeReceiptNotApplicable), a.ApplyReceipt, in.ReceiptID).Get(ctx, &out); err != nil {
 		progress = "failed"
 		return ReceiptProcessingResult{}, err
 	}
