@@ -75,8 +75,9 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) (err 
 	// One transaction: the raw email is its first write, then the verdict
 	// and, for a readable receipt, its transaction claimed and
 	// ReceiptProcessing queued. A receipt whose key could not be read stays
-	// received, stored for the provider's retry.
-	err = s.store.InTx(ctx, func(q *db.Queries) (err error) {
+	// received, stored for the provider's retry. Its statements are
+	// look-ups and inserts by key, run on their generic plans.
+	err = s.store.InTxGeneric(ctx, func(q *db.Queries) (err error) {
 		if stored, err = membership.Intake(ctx, q, form.Get("token"), raw); err != nil || stored.Status != membership.ReceiptReceived || dkimErr != nil {
 			return err
 		}

@@ -110,10 +110,11 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		o(cfg)
 	}
 	// pgxpool's default (max(4, cores)) leaves requests queueing for a
-	// connection while others wait on commits; pool_max_conns in the URL
-	// overrides this.
+	// connection while others wait on commits (a WAL flush each), and the
+	// membership webhook's places (WEBHOOK_CONCURRENCY, 12) need room
+	// beside the rest of the API; pool_max_conns in the URL overrides this.
 	if !strings.Contains(url, "pool_max_conns") {
-		cfg.MaxConns = int32(max(8, 4*runtime.NumCPU()))
+		cfg.MaxConns = int32(max(16, 8*runtime.NumCPU()))
 	}
 	// PostgreSQL compiles a statement it estimates as costly with LLVM
 	// (JIT) first: 1.7 s of the admin table's 2.1 s at 100,000 applications,

@@ -109,7 +109,7 @@ func run(ctx context.Context, large bool) error {
 		}
 		cfg.SigningKey = base64.StdEncoding.EncodeToString(key)
 	}
-	cfg.DatabaseURL += "&pool_max_conns=" + fmt.Sprint(poolSize) + os.Getenv("BENCH_DB_EXTRA")
+	cfg.DatabaseURL += "&pool_max_conns=" + fmt.Sprint(poolSize)
 	logFile, err := os.Create(filepath.Join(outDir, "api.log"))
 	if err != nil {
 		return err

@@ -34,9 +34,9 @@ import (
 	"hackdesk/workflows"
 )
 
-// poolSize is the API's connection pool: a few connections per core keep
-// both cores busy without queueing inside PostgreSQL.
-const poolSize = 8
+// poolSize is the API's connection pool, the service's default on two
+// cores (db.Open: max(16, 8 per core)).
+const poolSize = 16
 
 type bench struct {
 	a          *app.App
