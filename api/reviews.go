@@ -17,7 +17,11 @@ func reviewer(p *Principal) review.Reviewer {
 // when the review settings are blind.
 func (s *Server) nextApplication(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	out, err := review.Assign(ctx, s.store.Queries, s.blob, s.log, reviewer(principalFrom(ctx)))
+	var out review.Assignment
+	err := s.store.InTxGeneric(ctx, func(q *db.Queries) (err error) {
+		out, err = review.Assign(ctx, q, &s.queueSizes, s.blob, s.log, reviewer(principalFrom(ctx)))
+		return err
+	})
 	if err != nil {
 		return err
 	}
@@ -33,7 +37,7 @@ func (s *Server) submitReview(w http.ResponseWriter, r *http.Request) error {
 	}
 	ctx := r.Context()
 	var out review.Submitted
-	err := s.store.InTx(ctx, func(q *db.Queries) (err error) {
+	err := s.store.InTxGeneric(ctx, func(q *db.Queries) (err error) {
 		out, err = review.Submit(ctx, q, reviewer(principalFrom(ctx)), req)
 		return err
 	})

@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"hackdesk/db"
+	"hackdesk/internal/feature/review"
 	"hackdesk/internal/platform/apperr"
 	"hackdesk/internal/platform/codehost"
 	"hackdesk/internal/platform/config"
@@ -103,6 +104,9 @@ type Server struct {
 	// ticketSigner signs the event day's ticket links.
 	ticketSigner signing.Signer
 	dkimLookup   receipts.LookupTXT
+	// queueSizes keeps the review queue's size per edition and cap while
+	// the queue's generation stands (review.Left).
+	queueSizes review.QueueSizes
 	// webhooks bounds the membership webhook posts handled at once, so
 	// that a storm of them (each holding a database connection while it
 	// stores, verifies and claims a receipt) cannot take every connection

@@ -35,12 +35,13 @@ var (
 // body-mime).
 //
 // In order: the signature and its 300 s window (401, nothing stored); the
-// token, once (a token seen with another email is 401); the raw email,
-// stored unique by its SHA-256 before anything else, so a replay finds
-// it; the sender domain and its DKIM signature (406, stored as rejected,
-// the transaction not claimed); the parse (unreadable: parked for an
-// admin); the transaction, claimed once per shop (another copy: duplicate);
-// then ReceiptProcessing through the outbox and 200. A replay answers as
+// sender domain, its DKIM signature and the parse, checked in memory; then
+// one transaction: the token, once (a token seen with another email is
+// 401); the raw email, stored unique by its SHA-256 before any other
+// write, so a replay finds it; the verdict: rejected by sender or DKIM
+// (406, the transaction not claimed), unreadable (parked for an admin), or
+// the transaction claimed once per shop (another copy: duplicate) and
+// ReceiptProcessing queued through the outbox, 200. A replay answers as
 // the first delivery did and changes nothing.
 func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) (err error) {
 	var stored membership.Stored
@@ -62,36 +63,30 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) (err 
 		return errWebhookMissingRaw
 	}
 	ctx := r.Context()
+	// The sender, the DKIM signature and the parse need nothing stored, so
+	// they come first, outside the transaction (a DKIM key may wait on DNS)
+	// and outside the places below (they hold no connection).
+	v, dkimErr := membership.Verify(raw, s.cfg.ReceiptSenderDomains, s.dkimLookup)
 	release, err := s.webhooks.Acquire(ctx)
 	if err != nil {
 		return errBusy // the caller has gone, or every place stayed taken
 	}
 	defer release()
-	err = s.store.InTx(ctx, func(q *db.Queries) (err error) {
-		stored, err = membership.Intake(ctx, q, form.Get("token"), raw)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	if stored.Status != membership.ReceiptReceived {
-		return answerStored(w, stored)
-	}
-
-	v, err := membership.Verify(stored.ID, raw, s.cfg.ReceiptSenderDomains, s.dkimLookup)
-	if err != nil {
-		// The shop's key could not be read for now: neither accepted nor
-		// rejected; the provider retries the post (and finds it received).
-		s.log.WarnContext(ctx, "receipt DKIM key unavailable", "receipt", stored.ID, "reason", err.Error())
-		return errDKIMUnavailable
-	}
-	var req workflows.Request
-	if v.Rejection == nil && v.ParseErr == nil {
-		req = workflows.ReceiptProcessingRequest(workflows.ReceiptProcessingInput{ReceiptID: v.ID, ShopDomain: v.ShopDomain, TransactionID: v.Receipt.TransactionID})
-		v.WorkflowID = req.ID
-	}
-	err = s.store.InTx(ctx, func(q *db.Queries) error {
-		var err error
+	// One transaction: the raw email is its first write, then the verdict
+	// and, for a readable receipt, its transaction claimed and
+	// ReceiptProcessing queued. A receipt whose key could not be read stays
+	// received, stored for the provider's retry. Its statements are
+	// look-ups and inserts by key, run on their generic plans.
+	err = s.store.InTxGeneric(ctx, func(q *db.Queries) (err error) {
+		if stored, err = membership.Intake(ctx, q, form.Get("token"), raw); err != nil || stored.Status != membership.ReceiptReceived || dkimErr != nil {
+			return err
+		}
+		v.ID = stored.ID
+		var req workflows.Request
+		if v.Rejection == nil && v.ParseErr == nil {
+			req = workflows.ReceiptProcessingRequest(workflows.ReceiptProcessingInput{ReceiptID: v.ID, ShopDomain: v.ShopDomain, TransactionID: v.Receipt.TransactionID})
+			v.WorkflowID = req.ID
+		}
 		if stored, err = membership.Claim(ctx, q, v); err != nil || stored.Status != membership.ReceiptProcessing {
 			return err
 		}
@@ -101,7 +96,13 @@ func (s *Server) membershipWebhook(w http.ResponseWriter, r *http.Request) (err 
 	if err != nil {
 		return err
 	}
-	if v.Rejection != nil {
+	if dkimErr != nil && stored.Status == membership.ReceiptReceived {
+		// The shop's key could not be read for now: neither accepted nor
+		// rejected; the provider retries the post (and finds it received).
+		s.log.WarnContext(ctx, "receipt DKIM key unavailable", "receipt", stored.ID, "reason", dkimErr.Error())
+		return errDKIMUnavailable
+	}
+	if v.Rejection != nil && stored.Status == membership.ReceiptRejected {
 		s.log.WarnContext(ctx, "receipt rejected", "receipt", stored.ID, "reason", v.Rejection.Error())
 	}
 	return answerStored(w, stored)

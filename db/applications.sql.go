@@ -842,7 +842,7 @@ func (q *Queries) ApplicationOwnerView(ctx context.Context, profileID uuid.UUID)
 	return i, err
 }
 
-const applicationQueueLeft = `-- name: ApplicationQueueLeft :one
+const applicationQueueLeftScan = `-- name: ApplicationQueueLeftScan :one
 WITH mine AS MATERIALIZED (
     SELECT coalesce((SELECT m.team_members FROM applications m
                      WHERE m.profile_id = $1 AND m.hackathon_id = hackathon_current_id()), '')::text AS team
@@ -857,20 +857,115 @@ WHERE n.hackathon_id = hackathon_current_id()
   AND ($3::integer IS NULL OR n.review_count < $3::integer)
 `
 
-type ApplicationQueueLeftParams struct {
+type ApplicationQueueLeftScanParams struct {
 	ReviewerID    uuid.UUID
 	ReviewerEmail string
 	Cap           *int32
 }
 
-// How many applications the queue still holds for the reviewer: those
-// ApplicationNextForReviewerView chooses from (their skipped ones
-// included).
-func (q *Queries) ApplicationQueueLeft(ctx context.Context, arg ApplicationQueueLeftParams) (int32, error) {
-	row := q.db.QueryRow(ctx, applicationQueueLeft, arg.ReviewerID, arg.ReviewerEmail, arg.Cap)
+// ApplicationQueueLeft as one statement that reads every application of
+// the edition: the definition the two statements above are tested
+// against (queue_left_store_test.go); never on a request's path.
+func (q *Queries) ApplicationQueueLeftScan(ctx context.Context, arg ApplicationQueueLeftScanParams) (int32, error) {
+	row := q.db.QueryRow(ctx, applicationQueueLeftScan, arg.ReviewerID, arg.ReviewerEmail, arg.Cap)
 	var column_1 int32
 	err := row.Scan(&column_1)
 	return column_1, err
+}
+
+const applicationQueueNotMine = `-- name: ApplicationQueueNotMine :one
+WITH cur AS MATERIALIZED (SELECT hackathon_current_id() AS id),
+mine AS MATERIALIZED (
+    SELECT coalesce((SELECT m.team_members FROM applications m, cur
+                     WHERE m.profile_id = $2 AND m.hackathon_id = cur.id), '')::text AS team
+),
+conflicted AS (
+    SELECT a.id FROM applications a, cur
+    WHERE a.profile_id = $2 AND a.hackathon_id = cur.id
+    UNION
+    SELECT a.id FROM applications a, cur
+    WHERE $3::text <> '' AND a.status = 'submitted' AND a.hackathon_id = cur.id
+      AND team_emails(a.team_members) @> ARRAY[lower($3::text)]
+    UNION
+    SELECT a.id FROM mine, profiles p JOIN applications a ON a.profile_id = p.id, cur
+    WHERE mine.team <> '' AND a.hackathon_id = cur.id AND p.email <> ''
+      AND lower(p.email) = ANY (team_emails(mine.team))
+)
+SELECT (CASE WHEN $1::integer IS NULL THEN
+            coalesce((SELECT s.review_count FROM reviewer_stats s
+                      WHERE s.reviewer_id = $2 AND s.hackathon_id = cur.id), 0)
+            - (SELECT count(*) FROM applications e JOIN reviews rv ON rv.application_id = e.id
+               WHERE e.hackathon_id = cur.id AND e.erased_at IS NOT NULL AND rv.reviewer_id = $2)
+        ELSE
+            (SELECT count(*) FROM reviews rv JOIN applications n ON n.id = rv.application_id
+             WHERE rv.reviewer_id = $2 AND rv.hackathon_id = cur.id
+               AND n.status = 'submitted' AND n.erased_at IS NULL
+               AND n.review_count < $1::integer)
+        END
+        + (SELECT count(*) FROM conflicted c JOIN applications n ON n.id = c.id
+           WHERE n.hackathon_id = cur.id AND n.status = 'submitted' AND n.erased_at IS NULL
+             AND ($1::integer IS NULL OR n.review_count < $1::integer)
+             AND NOT EXISTS (SELECT 1 FROM reviews rv
+                             WHERE rv.application_id = n.id AND rv.reviewer_id = $2)))::integer AS not_mine,
+       cur.id::uuid AS hackathon_id,
+       (SELECT g.n FROM queue_generation g)::bigint AS generation
+FROM cur
+`
+
+type ApplicationQueueNotMineParams struct {
+	Cap           *int32
+	ReviewerID    uuid.UUID
+	ReviewerEmail string
+}
+
+type ApplicationQueueNotMineRow struct {
+	NotMine     int32
+	HackathonID uuid.UUID
+	Generation  int64
+}
+
+// How many of ApplicationQueueSize's applications the reviewer's queue
+// leaves out (those they reviewed and those application_conflict names:
+// their own, one whose team lists them, one whose applicant their own
+// team lists), with the edition and generation it read. Nothing here
+// reads the edition's applications: with no cap, the reviewed ones are
+// the reviewer's counter for the edition less their reviews of erased
+// applications (only submitted applications are reviewed, and a submitted
+// one leaves the queue only by its erasure); under a cap, the reviewer's
+// reviews are read with their applications' counts. The conflicted ones
+// are found through indexes: the applicant, the team lists' GIN index,
+// the listed emails.
+func (q *Queries) ApplicationQueueNotMine(ctx context.Context, arg ApplicationQueueNotMineParams) (ApplicationQueueNotMineRow, error) {
+	row := q.db.QueryRow(ctx, applicationQueueNotMine, arg.Cap, arg.ReviewerID, arg.ReviewerEmail)
+	var i ApplicationQueueNotMineRow
+	err := row.Scan(&i.NotMine, &i.HackathonID, &i.Generation)
+	return i, err
+}
+
+const applicationQueueSize = `-- name: ApplicationQueueSize :one
+SELECT (SELECT count(*) FROM applications n
+        WHERE n.hackathon_id = hackathon_current_id()
+          AND n.status = 'submitted' AND n.erased_at IS NULL
+          AND ($1::integer IS NULL OR n.review_count < $1::integer))::integer AS size,
+       hackathon_current_id()::uuid AS hackathon_id,
+       (SELECT g.n FROM queue_generation g)::bigint AS generation
+`
+
+type ApplicationQueueSizeRow struct {
+	Size        int32
+	HackathonID uuid.UUID
+	Generation  int64
+}
+
+// How many applications the queue of the current edition holds for
+// reviewers in general: submitted, not erased, under the cap; with the
+// edition and the queue's generation this count is good for (one
+// snapshot). A reviewer's count is this less ApplicationQueueNotMine.
+func (q *Queries) ApplicationQueueSize(ctx context.Context, cap *int32) (ApplicationQueueSizeRow, error) {
+	row := q.db.QueryRow(ctx, applicationQueueSize, cap)
+	var i ApplicationQueueSizeRow
+	err := row.Scan(&i.Size, &i.HackathonID, &i.Generation)
+	return i, err
 }
 
 const applicationResumeKeysByProfile = `-- name: ApplicationResumeKeysByProfile :many

@@ -321,6 +321,11 @@ type Question struct {
 	UpdatedAt   time.Time
 }
 
+type QueueGeneration struct {
+	ID bool
+	N  int64
+}
+
 type RateLimitHit struct {
 	Key         string
 	WindowStart time.Time

@@ -109,10 +109,27 @@ type Querier interface {
 	// The caller's application in the current edition as its owner sees it,
 	// with the display names of its team (as reviewers see them).
 	ApplicationOwnerView(ctx context.Context, profileID uuid.UUID) (ApplicationOwnerViewRow, error)
-	// How many applications the queue still holds for the reviewer: those
-	// ApplicationNextForReviewerView chooses from (their skipped ones
-	// included).
-	ApplicationQueueLeft(ctx context.Context, arg ApplicationQueueLeftParams) (int32, error)
+	// ApplicationQueueLeft as one statement that reads every application of
+	// the edition: the definition the two statements above are tested
+	// against (queue_left_store_test.go); never on a request's path.
+	ApplicationQueueLeftScan(ctx context.Context, arg ApplicationQueueLeftScanParams) (int32, error)
+	// How many of ApplicationQueueSize's applications the reviewer's queue
+	// leaves out (those they reviewed and those application_conflict names:
+	// their own, one whose team lists them, one whose applicant their own
+	// team lists), with the edition and generation it read. Nothing here
+	// reads the edition's applications: with no cap, the reviewed ones are
+	// the reviewer's counter for the edition less their reviews of erased
+	// applications (only submitted applications are reviewed, and a submitted
+	// one leaves the queue only by its erasure); under a cap, the reviewer's
+	// reviews are read with their applications' counts. The conflicted ones
+	// are found through indexes: the applicant, the team lists' GIN index,
+	// the listed emails.
+	ApplicationQueueNotMine(ctx context.Context, arg ApplicationQueueNotMineParams) (ApplicationQueueNotMineRow, error)
+	// How many applications the queue of the current edition holds for
+	// reviewers in general: submitted, not erased, under the cap; with the
+	// edition and the queue's generation this count is good for (one
+	// snapshot). A reviewer's count is this less ApplicationQueueNotMine.
+	ApplicationQueueSize(ctx context.Context, cap *int32) (ApplicationQueueSizeRow, error)
 	// The résumé keys the profile's applications hold, in every edition: an
 	// object belongs to one application, so a new key is chosen apart from
 	// the others' (application.ResumeKeyFor).

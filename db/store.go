@@ -110,10 +110,11 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 		o(cfg)
 	}
 	// pgxpool's default (max(4, cores)) leaves requests queueing for a
-	// connection while others wait on commits; pool_max_conns in the URL
-	// overrides this.
+	// connection while others wait on commits (a WAL flush each), and the
+	// membership webhook's places (WEBHOOK_CONCURRENCY, 12) need room
+	// beside the rest of the API; pool_max_conns in the URL overrides this.
 	if !strings.Contains(url, "pool_max_conns") {
-		cfg.MaxConns = int32(max(8, 4*runtime.NumCPU()))
+		cfg.MaxConns = int32(max(16, 8*runtime.NumCPU()))
 	}
 	// PostgreSQL compiles a statement it estimates as costly with LLVM
 	// (JIT) first: 1.7 s of the admin table's 2.1 s at 100,000 applications,
@@ -165,6 +166,22 @@ func (s *Store) InTx(ctx context.Context, fn func(q *Queries) error) error {
 // back afterwards. The returned error has been through MapError.
 func (s *Store) InSnapshot(ctx context.Context, fn func(q *Queries) error) error {
 	return s.inTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, false, fn)
+}
+
+// Hot paths whose statements' best plans do not depend on their values
+// (primary-key and index look-ups of one reviewer, one application) spend
+// more on planning each call than on running it: PostgreSQL plans a
+// prepared statement again for each call's values while it estimates that
+// its generic plan costs more. These transactions make every statement in
+// them use its cached generic plan (plan_cache_mode), in the same round
+// trip as BEGIN.
+const beginGeneric = "BEGIN; SET LOCAL plan_cache_mode = force_generic_plan"
+
+// InTxGeneric is InTx with every statement run on its cached generic plan:
+// for the hot paths only (the review queue, review submission), whose
+// statements' plans are the same whatever their values.
+func (s *Store) InTxGeneric(ctx context.Context, fn func(q *Queries) error) error {
+	return s.inTx(ctx, pgx.TxOptions{BeginQuery: beginGeneric}, true, fn)
 }
 
 func (s *Store) inTx(ctx context.Context, opts pgx.TxOptions, commit bool, fn func(q *Queries) error) error {

@@ -19,6 +19,8 @@ import (
 	historypb "go.temporal.io/api/history/v1"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"hackdesk/dev/testenv"
+	"hackdesk/internal/platform/payloadcodec"
 	hdworker "hackdesk/worker"
 )
 
@@ -229,6 +231,12 @@ func recordedHistories(t *testing.T) map[string][]history {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Histories recorded from a test run have their markers' details
+	// encrypted under the tests' key, as every payload.
+	codec, err := payloadcodec.FromEnv(testenv.PayloadKeys)
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := map[string][]history{}
 	for _, path := range files {
 		data, err := os.ReadFile(path)
@@ -251,7 +259,14 @@ func recordedHistories(t *testing.T) map[string][]history {
 			}
 			var id string
 			var v int
-			idp, vp := m.GetDetails()["change-id"].GetPayloads(), m.GetDetails()["version"].GetPayloads()
+			idp, err := codec.Decode(m.GetDetails()["change-id"].GetPayloads())
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			vp, err := codec.Decode(m.GetDetails()["version"].GetPayloads())
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
 			if len(idp) != 1 || len(vp) != 1 || json.Unmarshal(idp[0].GetData(), &id) != nil || json.Unmarshal(vp[0].GetData(), &v) != nil {
 				t.Fatalf("%s: a version marker without its change id and version", path)
 			}

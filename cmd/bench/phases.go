@@ -34,9 +34,9 @@ import (
 	"hackdesk/workflows"
 )
 
-// poolSize is the API's connection pool: a few connections per core keep
-// both cores busy without queueing inside PostgreSQL.
-const poolSize = 8
+// poolSize is the API's connection pool, the service's default on two
+// cores (db.Open: max(16, 8 per core)).
+const poolSize = 16
 
 type bench struct {
 	a          *app.App
@@ -76,9 +76,33 @@ func (b *bench) all(ctx context.Context) error {
 		case "checkin":
 			_, _, err = b.checkinDoors(ctx)
 		case "queue":
-			_, _, err = b.pgbench(ctx)
+			var rps, tps, reqTPS float64
+			if rps, _, err = b.queueHTTP(ctx); err == nil {
+				if tps, _, err = b.pgbench(ctx); err == nil {
+					if reqTPS, err = b.pgbenchRequest(ctx); err == nil {
+						b.add("queue over HTTP vs pgbench, the queue statement alone", fmt.Sprintf("%.2f", rps/tps))
+						b.add("queue over HTTP vs pgbench, the request's statements (same SQL)", fmt.Sprintf("%.2f", rps/reqTPS))
+					}
+				}
+			}
+		case "receipts":
+			// Compared with the no-op workflows' rate, as in the whole run.
+			if _, _, err = b.workflowsVsNoop(ctx); err == nil {
+				b.a.StartDispatcher()
+				var processedPerS float64
+				if _, _, processedPerS, err = b.receiptWebhooks(ctx); err == nil {
+					b.add("receipts processed end to end vs no-op workflows completed, per second", fmt.Sprintf("%.0f / %.0f = %.2f", processedPerS, b.noopPerS, processedPerS/b.noopPerS))
+				}
+			}
+		case "load":
+			b.a.StartDispatcher()
+			_, _, err = b.load(ctx)
+		case "submit":
+			_, err = b.submitVsPgbench(ctx)
+		case "explain":
+			err = b.explainQueue(ctx)
 		default:
-			err = fmt.Errorf("-only: no phase %q (checkin, queue)", only)
+			err = fmt.Errorf("-only: no phase %q (checkin, queue, submit, receipts, load, explain)", only)
 		}
 		for _, r := range b.rows {
 			fmt.Printf("| %s | %s |\n", r[0], r[1])
@@ -403,13 +427,81 @@ SELECT a.*, application_team_names(a.team_members)::jsonb FROM applications a WH
 	return shipped, naive, nil
 }
 
+// pgbenchRequest runs, as pgbench's transaction, every statement GET
+// /api/applications/random runs on the database, as db/queries has them,
+// in its transaction: the review settings, the queue, the chosen
+// application's answers and the reviewer's part of the count of what is left (the edition's queue
+// size is kept by the API while the queue's generation stands, and no
+// generation moves during the phase). The same reviewers as the HTTP side.
+func (b *bench) pgbenchRequest(ctx context.Context) (float64, error) {
+	const who = `(SELECT id FROM bench_reviewers WHERE n = :n)`
+	const whoEmail = `(SELECT email FROM bench_reviewers WHERE n = :n)`
+	params := strings.NewReplacer("sqlc.embed(a)", "a.id AS queued_id, a.*", "@reviewer_id", who, "@reviewer_email", whoEmail,
+		"sqlc.narg('cap')", "NULL", "@application_ids::uuid[]", "ARRAY[:queued_id::uuid]")
+	var steps []string
+	statements := [][2]string{
+		{"review_settings.sql", "ReviewSettingsGet"},
+		{"applications.sql", "ApplicationNextForReviewerView"},
+		{"application_answers.sql", "AnswersOfApplications"},
+		{"applications.sql", "ApplicationQueueNotMine"},
+	}
+	for _, q := range statements {
+		text, err := b.queryText(q[0], q[1])
+		if err != nil {
+			return 0, err
+		}
+		end := ";"
+		if q[1] == "ApplicationNextForReviewerView" {
+			end = "\\gset" // the chosen application's id for the answers
+		}
+		steps = append(steps, params.Replace(text)+end)
+	}
+	// In one transaction whose statements use their generic plans, as the
+	// API runs them (db.Store.InTxGeneric; runPgbenchGeneric sets the plans).
+	script := fmt.Sprintf("\\set n random(1, %d)\nBEGIN;\n%s\nCOMMIT;\n", seedReviewers, strings.Join(steps, "\n"))
+	if unfilled.MatchString(script) {
+		return 0, fmt.Errorf("the queue request's statements have a parameter the bench does not fill:\n%s", script)
+	}
+	if only == "queue" {
+		// Each statement on its own, for finding the costly one.
+		for i, q := range statements {
+			one := fmt.Sprintf("\\set n random(1, %d)\n%s\n", seedReviewers, strings.Join(steps[:i+1], "\n"))
+			tps, err := b.runPgbenchFor(ctx, "request-"+q[1], one, 5*time.Second)
+			if err != nil {
+				return 0, err
+			}
+			b.add("pgbench, the request's statements up to "+q[1]+": transactions/s", fmt.Sprintf("%.0f", tps))
+		}
+	}
+	say("pgbench: the queue request's statements, %d clients for %s...", clients, runFor)
+	tps, err := b.runPgbenchGeneric(ctx, "request", script)
+	if err != nil {
+		return 0, err
+	}
+	b.add("pgbench, the queue request's statements (settings, queue, answers, the reviewer's part of the count): transactions/s (32 clients)", fmt.Sprintf("%.0f", tps))
+	return tps, nil
+}
+
+// unfilled finds a query parameter (@name) or sqlc macro left in a
+// pgbench script (the @> operator is not one).
+var unfilled = regexp.MustCompile(`@[a-z_]|sqlc\.`)
+
 func (b *bench) runPgbench(ctx context.Context, name, script string) (float64, error) {
 	return b.runPgbenchFor(ctx, name, script, runFor)
 }
 
+// runPgbenchGeneric is runPgbench with every statement on its generic plan
+// (plan_cache_mode for pgbench's sessions), as db.Store.InTxGeneric has the
+// API's in the transactions its script mirrors; the API sets it in the
+// round trip of its BEGIN.
+func (b *bench) runPgbenchGeneric(ctx context.Context, name, script string) (float64, error) {
+	return b.runPgbenchFor(ctx, name, script, runFor, "PGOPTIONS=-c plan_cache_mode=force_generic_plan")
+}
+
 // runPgbenchFor runs script with 32 clients for d (whole seconds) and
-// answers pgbench's transactions per second.
-func (b *bench) runPgbenchFor(ctx context.Context, name, script string, d time.Duration) (float64, error) {
+// answers pgbench's transactions per second; env is added to pgbench's
+// environment.
+func (b *bench) runPgbenchFor(ctx context.Context, name, script string, d time.Duration, env ...string) (float64, error) {
 	bin, err := devstack.PgBinary("pgbench")
 	if err != nil {
 		return 0, err
@@ -422,6 +514,7 @@ func (b *bench) runPgbenchFor(ctx context.Context, name, script string, d time.D
 	dbURL, _, _ := strings.Cut(b.cfg.DatabaseURL, "&pool_max_conns")
 	cmd := exec.CommandContext(ctx, bin, "-n", "-M", "prepared", "-c", strconv.Itoa(clients), "-j", "2",
 		"-T", strconv.Itoa(int(d.Seconds())), "-f", file, "-d", dbURL)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return 0, fmt.Errorf("pgbench %s: %w\n%s", name, err, out)
@@ -601,3 +694,41 @@ func (b *bench) runWorkflowsOn(ctx context.Context, c client.Client, prefix stri
 }
 
 var errNoMarkers = errors.New("docs/performance.md lacks the bench markers")
+
+// explainQueue prints EXPLAIN (ANALYZE, BUFFERS) of the queue request's
+// statements for the first reviewer of the HTTP phase, run as the API runs
+// them (parameters bound).
+func (b *bench) explainQueue(ctx context.Context) error {
+	var email string
+	if err := b.a.Store.Pool().QueryRow(ctx, `SELECT email FROM profiles WHERE id = $1`, b.reviewers[0]).Scan(&email); err != nil {
+		return err
+	}
+	for _, q := range [][2]string{
+		{"applications.sql", "ApplicationNextForReviewerView"},
+		{"applications.sql", "ApplicationQueueNotMine"},
+		{"applications.sql", "ApplicationQueueSize"},
+	} {
+		text, err := b.queryText(q[0], q[1])
+		if err != nil {
+			return err
+		}
+		text = strings.NewReplacer("sqlc.embed(a)", "a.*", "@reviewer_id", "$1::uuid", "@reviewer_email", "$2",
+			"sqlc.narg('cap')", "$3").Replace(text)
+		for range 3 {
+			rows, err := b.a.Store.Pool().Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+text, b.reviewers[0], email, nil)
+			if err != nil {
+				return fmt.Errorf("%s: %w", q[1], err)
+			}
+			fmt.Println("==", q[1])
+			for rows.Next() {
+				var line string
+				if err := rows.Scan(&line); err != nil {
+					return err
+				}
+				fmt.Println(line)
+			}
+			rows.Close()
+		}
+	}
+	return nil
+}

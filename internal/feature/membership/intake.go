@@ -96,11 +96,12 @@ type Verified struct {
 	WorkflowID string
 }
 
-// Verify checks that receipt id's raw email comes from one of the receipt
-// senders and that its DKIM signature holds (v.Rejection says why not),
-// then reads it. An error (wrapping receipts.ErrDKIMTemporary) is neither
-// a pass nor a failure: the shop's key could not be read for now.
-func Verify(id uuid.UUID, raw []byte, senders []string, lookup receipts.LookupTXT) (Verified, error) {
+// Verify checks that a raw email comes from one of the receipt senders and
+// that its DKIM signature holds (v.Rejection says why not), then reads it;
+// it needs nothing stored, and the caller sets v.ID to the receipt Intake
+// stored. An error (wrapping receipts.ErrDKIMTemporary) is neither a pass
+// nor a failure: the shop's key could not be read for now.
+func Verify(raw []byte, senders []string, lookup receipts.LookupTXT) (Verified, error) {
 	domain, err := receipts.SenderDomain(raw)
 	if err == nil && !slices.Contains(senders, domain) {
 		err = errors.New("sender domain " + domain + " is not a receipt sender")
@@ -108,7 +109,7 @@ func Verify(id uuid.UUID, raw []byte, senders []string, lookup receipts.LookupTX
 	if err == nil {
 		err = receipts.VerifyDKIM(raw, domain, lookup)
 	}
-	v := Verified{ID: id, ShopDomain: domain}
+	v := Verified{ShopDomain: domain}
 	switch {
 	case errors.Is(err, receipts.ErrDKIMTemporary):
 		return v, err

@@ -60,10 +60,11 @@ func (f *fixture) post(s shop, token string, raw []byte) membership.Stored {
 	if stored.Status != membership.ReceiptReceived {
 		return stored
 	}
-	v, err := membership.Verify(stored.ID, raw, senders, s.lookup)
+	v, err := membership.Verify(raw, senders, s.lookup)
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	v.ID = stored.ID
 	v.WorkflowID = "receipt:" + v.Receipt.TransactionID
 	if err := f.tx(func(q *db.Queries) (err error) {
 		stored, err = membership.Claim(f.ctx, q, v)
@@ -159,7 +160,7 @@ func TestIntakeAndClaim(t *testing.T) {
 
 	// A key that cannot be read for now is neither verdict.
 	temporary := func(string) ([]string, error) { return nil, &net.DNSError{Err: "timeout", IsTemporary: true} }
-	if _, err := membership.Verify(uuid.New(), raw, senders, temporary); !errors.Is(err, receipts.ErrDKIMTemporary) {
+	if _, err := membership.Verify(raw, senders, temporary); !errors.Is(err, receipts.ErrDKIMTemporary) {
 		t.Fatalf("temporary DNS failure: %v, want ErrDKIMTemporary", err)
 	}
 }

@@ -174,7 +174,7 @@ func TestAssignBlind(t *testing.T) {
 	person(t, s, "mate@example.com", "Mate")
 	app := application(t, s, person(t, s, "ada@example.com", "Ada"), "submitted", "mate@example.com")
 
-	open, err := review.Assign(ctx, s.Queries, blob{}, testenv.Logger(t), me)
+	open, err := review.Assign(ctx, s.Queries, nil, blob{}, testenv.Logger(t), me)
 	if err != nil || open.Blind || open.Application.ID != app || open.Application.Email == nil ||
 		len(open.Application.TeamMembersWithNames) != 1 || open.Application.University == nil {
 		t.Fatalf("not blind: %+v (%v)", open, err)
@@ -182,7 +182,7 @@ func TestAssignBlind(t *testing.T) {
 	if _, err := update(t, s, me.ProfileID, `{"blind": true}`); err != nil {
 		t.Fatal(err)
 	}
-	got, err := review.Assign(ctx, s.Queries, blob{}, testenv.Logger(t), me)
+	got, err := review.Assign(ctx, s.Queries, nil, blob{}, testenv.Logger(t), me)
 	if err != nil || !got.Blind || got.Application.ID != app {
 		t.Fatalf("blind: %+v (%v)", got, err)
 	}

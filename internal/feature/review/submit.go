@@ -3,6 +3,7 @@ package review
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -39,9 +40,75 @@ func next(ctx context.Context, q *db.Queries, r Reviewer, s Settings) (db.Applic
 }
 
 // Left is how many applications the queue still holds for r under the
-// settings' cap (their skipped ones included).
-func Left(ctx context.Context, q *db.Queries, r Reviewer, s Settings) (int32, error) {
-	return q.ApplicationQueueLeft(ctx, db.ApplicationQueueLeftParams{ReviewerID: r.ProfileID, ReviewerEmail: r.Email, Cap: s.Cap})
+// settings' cap (their skipped ones included): the edition's queue size
+// (from sizes while the queue's generation stands) less the applications
+// r reviewed or has a conflict of interest with. Neither part reads the
+// whole edition. A nil sizes counts the size every time.
+func Left(ctx context.Context, q *db.Queries, sizes *QueueSizes, r Reviewer, s Settings) (int32, error) {
+	notMine, err := q.ApplicationQueueNotMine(ctx, db.ApplicationQueueNotMineParams{ReviewerID: r.ProfileID, ReviewerEmail: r.Email, Cap: s.Cap})
+	if err != nil {
+		return 0, err
+	}
+	key := sizeKey{hackathon: notMine.HackathonID, cap: -1}
+	if s.Cap != nil {
+		key.cap = *s.Cap
+	}
+	size, ok := sizes.get(key, notMine.Generation)
+	if !ok {
+		row, err := q.ApplicationQueueSize(ctx, s.Cap)
+		if err != nil {
+			return 0, err
+		}
+		size = row.Size
+		if row.HackathonID == key.hackathon {
+			sizes.put(key, row.Generation, size)
+		}
+	}
+	return max(size-notMine.NotMine, 0), nil
+}
+
+// QueueSizes keeps the size of each edition's review queue (under each
+// cap) with the queue's generation it was counted at (ApplicationQueueSize),
+// for one API process: a size is used again only while the generation
+// read with a reviewer's part is the same, so it is never staler than the
+// database's own answer at that generation. The zero value is ready.
+type QueueSizes struct {
+	mu    sync.Mutex
+	sizes map[sizeKey]queueSize
+}
+
+type sizeKey struct {
+	hackathon uuid.UUID
+	cap       int32 // -1: no cap
+}
+
+type queueSize struct {
+	generation int64
+	size       int32
+}
+
+func (c *QueueSizes) get(k sizeKey, generation int64) (int32, bool) {
+	if c == nil {
+		return 0, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.sizes[k]
+	return v.size, ok && v.generation == generation
+}
+
+func (c *QueueSizes) put(k sizeKey, generation int64, size int32) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.sizes == nil {
+		c.sizes = map[sizeKey]queueSize{}
+	}
+	if v, ok := c.sizes[k]; !ok || v.generation <= generation {
+		c.sizes[k] = queueSize{generation: generation, size: size}
+	}
 }
 
 // SkipRequest is the body of POST /api/review/skip.

@@ -96,7 +96,7 @@ type Assignment struct {
 // Assign is the application the queue (Next, under the settings' cap)
 // gives r, in the reviewer view, redacted when the settings are blind.
 // ErrQueueEmpty when there is none.
-func Assign(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log *slog.Logger, r Reviewer) (Assignment, error) {
+func Assign(ctx context.Context, q *db.Queries, sizes *QueueSizes, blob application.ResumeBlob, log *slog.Logger, r Reviewer) (Assignment, error) {
 	s, rubric, err := loadAll(ctx, q)
 	if err != nil {
 		return Assignment{}, err
@@ -112,7 +112,7 @@ func Assign(ctx context.Context, q *db.Queries, blob application.ResumeBlob, log
 	if s.Blind {
 		view = view.Redacted()
 	}
-	left, err := Left(ctx, q, r, s)
+	left, err := Left(ctx, q, sizes, r, s)
 	if err != nil {
 		return Assignment{}, err
 	}

@@ -99,12 +99,12 @@ func TestNextView(t *testing.T) {
 	owner := person(t, s, "owner@example.com", "Olga")
 	id := application(t, s, owner, "submitted", "owner@example.com")
 
-	a, err := review.Assign(ctx, s.Queries, linkBlob{}, log, ana)
+	a, err := review.Assign(ctx, s.Queries, nil, linkBlob{}, log, ana)
 	v := a.Application
 	if err != nil || v.ID != id || v.ResumeURL == nil || len(v.TeamMembersWithNames) != 1 || len(v.Answers) != 0 {
 		t.Fatalf("ana's next %+v (%v), want %v", v, err, id)
 	}
-	if _, err := review.Assign(ctx, s.Queries, linkBlob{}, log, owner); !errors.Is(err, review.ErrQueueEmpty) {
+	if _, err := review.Assign(ctx, s.Queries, nil, linkBlob{}, log, owner); !errors.Is(err, review.ErrQueueEmpty) {
 		t.Fatalf("owner's next: %v, want ErrQueueEmpty", err)
 	}
 }

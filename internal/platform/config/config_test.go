@@ -69,7 +69,7 @@ func TestFromEnv(t *testing.T) {
 		t.Setenv("MAIL_DRIVER", "smtp")
 		t.Setenv("SMTP_URL", "smtp://mail:25")
 		t.Setenv("TRUSTED_PROXIES", "10.0.0.0/8,192.168.1.7")
-		t.Setenv("WEBHOOK_CONCURRENCY", "12")
+		t.Setenv("WEBHOOK_CONCURRENCY", "7")
 		t.Setenv("WEB_DIR", "web/dist")
 		t.Setenv("SHOP_URL", "https://shop.example.edu/membership")
 		t.Setenv("CODE_OF_CONDUCT_URL", "https://club.example.edu/conduct")
@@ -80,8 +80,8 @@ func TestFromEnv(t *testing.T) {
 		if got.WebDir != "web/dist" {
 			t.Errorf("WebDir: got %q, want web/dist", got.WebDir)
 		}
-		if got.WebhookConcurrency != 12 {
-			t.Errorf("WebhookConcurrency: got %d, want 12", got.WebhookConcurrency)
+		if got.WebhookConcurrency != 7 {
+			t.Errorf("WebhookConcurrency: got %d, want 7", got.WebhookConcurrency)
 		}
 		if want := "10.0.0.0/8,192.168.1.7"; got.TrustedProxies != want {
 			t.Errorf("TrustedProxies: got %q, want %q", got.TrustedProxies, want)
