@@ -120,15 +120,16 @@ func (b *bench) receiptWebhooks(ctx context.Context) (acceptedPerS, p95ms, proce
 		return 0, 0, 0, fmt.Errorf("%d of %d posts failed, first: %v", n, benchReceipts, firstErr.Load())
 	}
 
-	// Every receipt paid, then every confirmation sent; progress every 30 s.
+	// Every receipt paid, then every confirmation sent; progress every 10 s.
 	var processedAt time.Time
 	deadline := time.Now().Add(15 * time.Minute)
 	lastSay := time.Now()
 	for {
-		var processed, sent int
+		var processed, sent, queued int
 		if err := b.a.Store.Pool().QueryRow(ctx, `SELECT
 			(SELECT count(*) FROM receipts WHERE status = 'processed' AND transaction_id LIKE 'TX-BENCH%'),
-			(SELECT count(*) FROM emails WHERE kind = 'membership_paid' AND status = 'sent')`).Scan(&processed, &sent); err != nil {
+			(SELECT count(*) FROM emails WHERE kind = 'membership_paid' AND status = 'sent'),
+			(SELECT count(*) FROM workflow_starts WHERE started_at IS NULL)`).Scan(&processed, &sent, &queued); err != nil {
 			return 0, 0, 0, err
 		}
 		if processed == benchReceipts && processedAt.IsZero() {
@@ -140,8 +141,8 @@ func (b *bench) receiptWebhooks(ctx context.Context) (acceptedPerS, p95ms, proce
 		if time.Now().After(deadline) {
 			return 0, 0, 0, fmt.Errorf("after 15 minutes %d of %d receipts processed, %d confirmations sent", processed, benchReceipts, sent)
 		}
-		if time.Since(lastSay) > 30*time.Second {
-			say("  %d receipts processed, %d confirmations sent after %s", processed, sent, dur(time.Since(start)))
+		if time.Since(lastSay) > 10*time.Second {
+			say("  %d receipts processed, %d confirmations sent, %d workflow starts queued after %s", processed, sent, queued, dur(time.Since(start)))
 			lastSay = time.Now()
 		}
 		time.Sleep(100 * time.Millisecond)
