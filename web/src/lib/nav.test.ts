@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adminHome, adminLinks, currentHref, isAdminPath, menuItems, navItems } from './nav';
+import { common } from './i18n/common';
+import { adminHome, adminLinks, currentHref, isAdminPath, menuItems, navItems, pendingNav } from './nav';
 import type { Profile } from './state/session.svelte';
 
 const person = (role: string, position: string | null = null): Profile =>
@@ -51,5 +52,13 @@ describe('the site map by role', () => {
     expect(show(person('admin'))).toContain('/checkin');
     expect(show({ ...person('member'), volunteer: true } as Profile)).toContain('/checkin');
     expect(show(person('member'))).not.toContain('/checkin');
+  });
+  it('holds the header links an admin has on a staff page, and a member\'s elsewhere, while the session loads', () => {
+    const n = common.nav;
+    expect(pendingNav('/admin/system')).toEqual([n.apply, n.events, n.review, n.checkin, n.admin]);
+    const admin = person('admin');
+    const shown = navItems.filter((i) => i.show(admin)).map((i) => i.label);
+    expect(pendingNav('/nexus/projects/abc')).toEqual([...shown, n.admin]);
+    expect(pendingNav('/profile')).toEqual([n.apply, n.events]);
   });
 });

@@ -95,6 +95,18 @@ export const navItems: NavItem[] = [
   { href: '/checkin', label: common.nav.checkin, show: checksIn },
 ];
 
+// pendingNav is the header links a signed-in caller most likely has on
+// path, by label, shown invisibly while the session is read so the nav's
+// rows are as many as they will be and nothing below moves when the links
+// arrive (layout shift): a staff page is most often opened by an admin,
+// any other page that needs signing in by a member.
+export function pendingNav(path: string): string[] {
+  const p = { role: isAdminPath(path) ? 'admin' : 'member', exec_role: null } as unknown as Profile;
+  const labels = navItems.filter((i) => i.show(p)).map((i) => i.label);
+  if (adminHome(p)) labels.push(common.nav.admin);
+  return labels;
+}
+
 // holdsExecRole: p holds an exec role now, so the onboarding form is theirs.
 const holdsExecRole = (p: Profile | null) => p?.exec_role != null;
 

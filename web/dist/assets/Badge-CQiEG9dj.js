@@ -1,1 +1,0 @@
-import{B as e,I as t,Tt as n,Y as r,dt as i,q as a,st as o,x as s}from"./Shell-DjcBnjyy.js";var c=r(`<span><!></span>`);function l(r,l){let u=s(l,`tone`,3,`neutral`);var d=c(),f=i(d);e(f,()=>l.children),n(d),o(()=>t(d,1,`badge badge--${u()??``}`,`svelte-dtbgkf`)),a(r,d)}export{l as t};

@@ -1,1 +1,0 @@
-import{t as e}from"./positions-wP8-z8KL.js";import{a as t,s as n}from"./Shell-DjcBnjyy.js";async function r(r=``){try{let[i,a]=await Promise.all([n(),e.list(r)]);return{subteam:t(i)?null:i?.exec_role?.subteam??null,positions:a}}catch{return{subteam:null,positions:[]}}}export{r as t};

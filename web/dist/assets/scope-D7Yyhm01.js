@@ -1,0 +1,1 @@
+import{t as e}from"./positions-B4QUlKaZ.js";import{a as t,s as n}from"./Shell-DRGLYlzq.js";async function r(r=``){try{let[i,a]=await Promise.all([n(),e.list(r)]);return{subteam:t(i)?null:i?.exec_role?.subteam??null,positions:a}}catch{return{subteam:null,positions:[]}}}export{r as t};

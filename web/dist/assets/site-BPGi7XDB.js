@@ -1,1 +1,0 @@
-import{d as e,f as t}from"./Shell-DjcBnjyy.js";var n={links:()=>e(t.GET(`/api/site`))};export{n as t};

@@ -1,0 +1,1 @@
+import{d as e,f as t}from"./Shell-DRGLYlzq.js";var n={links:()=>e(t.GET(`/api/site`))};export{n as t};
