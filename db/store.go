@@ -111,7 +111,7 @@ func Open(ctx context.Context, url string, opts ...Option) (*Store, error) {
 	}
 	// pgxpool's default (max(4, cores)) leaves requests queueing for a
 	// connection while others wait on commits (a WAL flush each), and the
-	// membership webhook's places (WEBHOOK_CONCURRENCY, 12) need room
+	// membership webhook's places (WEBHOOK_CONCURRENCY, 6) need room
 	// beside the rest of the API; pool_max_conns in the URL overrides this.
 	if !strings.Contains(url, "pool_max_conns") {
 		cfg.MaxConns = int32(max(16, 8*runtime.NumCPU()))

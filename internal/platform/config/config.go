@@ -182,7 +182,7 @@ func Defaults() Config {
 		MembershipDuesCents: 2000,
 		CodeOfConductURL:    DefaultCodeOfConductURL,
 		BroadcastRate:       10,
-		WebhookConcurrency:  12,
+		WebhookConcurrency:  6,
 	}
 }
 
