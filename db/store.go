@@ -169,7 +169,8 @@ func (s *Store) InSnapshot(ctx context.Context, fn func(q *Queries) error) error
 }
 
 // Hot paths whose statements' best plans do not depend on their values
-// (primary-key and index look-ups of one reviewer, one application) spend
+// (primary-key and index look-ups of one reviewer, one application, one
+// receipt) spend
 // more on planning each call than on running it: PostgreSQL plans a
 // prepared statement again for each call's values while it estimates that
 // its generic plan costs more. These transactions make every statement in
@@ -178,8 +179,9 @@ func (s *Store) InSnapshot(ctx context.Context, fn func(q *Queries) error) error
 const beginGeneric = "BEGIN; SET LOCAL plan_cache_mode = force_generic_plan"
 
 // InTxGeneric is InTx with every statement run on its cached generic plan:
-// for the hot paths only (the review queue, review submission), whose
-// statements' plans are the same whatever their values.
+// for the hot paths only (the review queue, review submission, the
+// membership webhook), whose statements' plans are the same whatever their
+// values.
 func (s *Store) InTxGeneric(ctx context.Context, fn func(q *Queries) error) error {
 	return s.inTx(ctx, pgx.TxOptions{BeginQuery: beginGeneric}, true, fn)
 }

@@ -183,7 +183,7 @@ func (b *bench) checkinScript(from, to int, actor uuid.UUID) (string, error) {
 		sb.WriteString(r.Replace(t) + ";\n")
 	}
 	sb.WriteString("COMMIT;\n")
-	if s := sb.String(); strings.Contains(s, "@") || strings.Contains(s, "sqlc.") {
+	if s := sb.String(); unfilled.MatchString(s) {
 		return "", fmt.Errorf("the check-in statements have a parameter the bench does not fill:\n%s", s)
 	}
 	return sb.String(), nil

@@ -417,7 +417,7 @@ SELECT a.*, application_team_names(a.team_members)::jsonb FROM applications a WH
     AND n.id NOT IN (SELECT application_id FROM reviews WHERE reviewer_id = %s)
   GROUP BY n.id ORDER BY count(r.id), n.id LIMIT 1);
 `, seedReviewers, who, whoEmail, who, who)
-	if strings.Contains(shippedSQL, "@") || strings.Contains(shippedSQL, "sqlc.") {
+	if unfilled.MatchString(shippedSQL) {
 		return 0, 0, fmt.Errorf("ApplicationNextForReviewerView has a parameter the bench does not fill:\n%s", shippedSQL)
 	}
 	say("pgbench: shipped queue SQL, %d clients for %s...", clients, runFor)
@@ -718,10 +718,23 @@ func (b *bench) explainQueue(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		text = strings.NewReplacer("sqlc.embed(a)", "a.*", "@reviewer_id", "$1::uuid", "@reviewer_email", "$2",
-			"sqlc.narg('cap')", "$3").Replace(text)
+		// Each parameter the statement has, bound as the API binds it (no cap).
+		text = strings.ReplaceAll(text, "sqlc.embed(a)", "a.*")
+		var args []any
+		for _, p := range []struct {
+			name, cast string
+			value      any
+		}{{"@reviewer_id", "::uuid", b.reviewers[0]}, {"@reviewer_email", "::text", email}, {"sqlc.narg('cap')", "::integer", nil}} {
+			if strings.Contains(text, p.name) {
+				args = append(args, p.value)
+				text = strings.ReplaceAll(text, p.name, fmt.Sprintf("$%d%s", len(args), p.cast))
+			}
+		}
+		if unfilled.MatchString(text) {
+			return fmt.Errorf("%s has a parameter the bench does not fill:\n%s", q[1], text)
+		}
 		for range 3 {
-			rows, err := b.a.Store.Pool().Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+text, b.reviewers[0], email, nil)
+			rows, err := b.a.Store.Pool().Query(ctx, "EXPLAIN (ANALYZE, BUFFERS) "+text, args...)
 			if err != nil {
 				return fmt.Errorf("%s: %w", q[1], err)
 			}

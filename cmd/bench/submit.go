@@ -137,7 +137,7 @@ func (b *bench) submitScript(apps int) (string, error) {
 		"@resume_score", "2", "@links_score", "1", "@q1_score", "5", "@q2_score", "2",
 		"sqlc.narg('note')", "NULL", // the HTTP side sends no note
 	).Replace(sql)
-	if strings.Contains(sql, "@") || strings.Contains(sql, "sqlc.") {
+	if unfilled.MatchString(sql) {
 		return "", fmt.Errorf("ReviewInsertChecked has a parameter the bench does not fill:\n%s", sql)
 	}
 	// In a transaction whose statements use their generic plans, as the
