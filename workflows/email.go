@@ -82,6 +82,21 @@ func local(ctx workflow.Context, o workflow.ActivityOptions, nonRetryable []stri
 	})
 }
 
+// emailPermanent are the email errors a retry cannot mend: a bad address,
+// a provider's refusal, and a send whose outcome is unknown (sending again
+// could send twice).
+func emailPermanent() []string {
+	return []string{activities.ErrTypeBadEmail, activities.ErrTypeDeliveryFailed, activities.ErrTypeOutcomeUnknown}
+}
+
+// deliverLocally delivers the recorded email with key as a local activity,
+// within the caller's workflow task, under the provider retry policy: the
+// delivery step of SendEmail, and of a workflow that sends its own email.
+func deliverLocally(ctx workflow.Context, key string) workflow.Future {
+	var a *activities.EmailActivities
+	return workflow.ExecuteLocalActivity(local(ctx, providerOptions, emailPermanent()), a.DeliverEmail, key)
+}
+
 // SendEmail renders and records the email, then delivers it through the
 // configured driver. Both steps are idempotent by key, so a second run with
 // the same key sends nothing. Both are local activities, run by the worker
@@ -100,7 +115,7 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 	}
 	var a *activities.EmailActivities
 
-	permanent := []string{activities.ErrTypeBadEmail, activities.ErrTypeDeliveryFailed, activities.ErrTypeOutcomeUnknown}
+	permanent := emailPermanent()
 	var res SendEmailResult
 	record := activities.RecordEmailInput{Key: in.Key, Kind: in.Kind, To: in.To, Data: in.Data}
 	steps := sendEmailSteps(ctx)
@@ -119,7 +134,7 @@ func SendEmail(ctx workflow.Context, in SendEmailInput) (SendEmailResult, error)
 	var out activities.DeliverEmailResult
 	var delivered workflow.Future
 	if steps >= 2 {
-		delivered = workflow.ExecuteLocalActivity(local(ctx, providerOptions, permanent), a.DeliverEmail, in.Key)
+		delivered = deliverLocally(ctx, in.Key)
 	} else {
 		delivered = workflow.ExecuteActivity(providerActivity(ctx, permanent...), a.DeliverEmail, in.Key)
 	}

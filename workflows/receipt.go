@@ -34,6 +34,20 @@ func ReceiptProcessingRequest(in ReceiptProcessingInput) Request {
 		Kind: KindReceipt, Subject: in.TransactionID, Summary: "Receipt " + in.TransactionID}
 }
 
+// receiptLocalSteps is the change that runs a receipt in one workflow
+// task: ApplyReceipt and the confirmation's delivery are local
+// activities, and the confirmation is delivered by this run instead of a
+// SendEmail child.
+//
+//   - DefaultVersion (no marker): ApplyReceipt is an activity, and a
+//     SendEmail child delivers the confirmation (sendAll).
+//   - 1: both are local activities of this run. The email was recorded,
+//     with its key, in ApplyReceipt's transaction, so delivering it is
+//     all that is left; DeliverEmail's rules make it at most once.
+//
+// A version that shipped is never removed while a run of it may be open.
+const receiptLocalSteps = "receipt-local-steps"
+
 // ReceiptProcessing applies a receipt to its membership (pays it once, or
 // parks the receipt for an admin) and delivers the confirmation email once.
 func ReceiptProcessing(ctx workflow.Context, in ReceiptProcessingInput) (ReceiptProcessingResult, error) {
@@ -47,18 +61,33 @@ func ReceiptProcessing(ctx workflow.Context, in ReceiptProcessingInput) (Receipt
 	}
 	var a *activities.ReceiptActivities
 	var out activities.ReceiptOutcome
-	if err := workflow.ExecuteActivity(storeActivity(ctx, activities.ErrTypeReceiptNotApplicable), a.ApplyReceipt, in.ReceiptID).Get(ctx, &out); err != nil {
+	inOneTask := workflow.GetVersion(ctx, receiptLocalSteps, workflow.DefaultVersion, 1) >= 1
+	var applied workflow.Future
+	if inOneTask {
+		applied = workflow.ExecuteLocalActivity(local(ctx, storeOptions, []string{activities.ErrTypeReceiptNotApplicable}), a.ApplyReceipt, in.ReceiptID)
+	} else {
+		applied = workflow.ExecuteActivity(storeActivity(ctx, activities.ErrTypeReceiptNotApplicable), a.ApplyReceipt, in.ReceiptID)
+	}
+	if err := applied.Get(ctx, &out); err != nil {
 		progress = "failed"
 		return ReceiptProcessingResult{}, err
 	}
 	res := out.Result
 	if out.Email == nil {
 		progress = "parked: " + out.Reason
-		logger.Info("receipt parked", "transaction", in.TransactionID, "reason", out.Reason)
+		// The reason can name the customer's email: it stays in the result and
+		// the progress query (payloads, encrypted), never in a log line.
+		logger.Info("receipt parked", "transaction", in.TransactionID)
 		return res, nil
 	}
 	progress = "sending the confirmation"
-	if err := sendAll(ctx, []activities.EmailRef{*out.Email}); err != nil {
+	if inOneTask {
+		var sent activities.DeliverEmailResult
+		if err := deliverLocally(ctx, out.Email.Key).Get(ctx, &sent); err != nil {
+			progress = "failed"
+			return res, err
+		}
+	} else if err := sendAll(ctx, []activities.EmailRef{*out.Email}); err != nil {
 		progress = "failed"
 		return res, err
 	}

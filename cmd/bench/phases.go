@@ -96,7 +96,9 @@ func (b *bench) all(ctx context.Context) error {
 			}
 		case "load":
 			b.a.StartDispatcher()
-			_, _, err = b.load(ctx)
+			if err = b.settle(ctx); err == nil {
+				_, _, err = b.load(ctx)
+			}
 		case "submit":
 			_, err = b.submitVsPgbench(ctx)
 		case "explain":
@@ -170,6 +172,9 @@ func (b *bench) all(ctx context.Context) error {
 	}
 	// Last: the receipts it posts leave thousands of workflow starts
 	// queued, which would slow any phase after it.
+	if err := b.settle(ctx); err != nil {
+		return err
+	}
 	loadReviewP99, loadWebhookP99, err := b.load(ctx)
 	if err != nil {
 		return err
