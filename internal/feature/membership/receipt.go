@@ -86,7 +86,9 @@ func Apply(ctx context.Context, q *db.Queries, receiptID uuid.UUID, duesCents in
 	}
 	profile, err := q.ProfileGetByEmail(ctx, email)
 	if errors.Is(err, db.ErrNotFound) {
-		return park("no account with the email " + email)
+		// A reason names no address: the receipt's email is its own column,
+		// which an erasure blanks, and a reason is shown and kept for good.
+		return park("no account with the receipt's email")
 	}
 	if err != nil {
 		return Outcome{}, err
@@ -125,7 +127,7 @@ func Apply(ctx context.Context, q *db.Queries, receiptID uuid.UUID, duesCents in
 	case err != nil:
 		return Outcome{}, err
 	case Status(existing.Status) == Paid:
-		return park("the " + term.Name + " membership of " + profile.Email + " is already paid")
+		return park("the account's " + term.Name + " membership is already paid")
 	default:
 		m, mail, err = Pay(ctx, q, Payment{MembershipID: existing.ID, Method: Shop, AmountCents: total, ReceiptID: &r.ID})
 		if err != nil {

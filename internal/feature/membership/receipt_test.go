@@ -234,8 +234,8 @@ func TestApply(t *testing.T) {
 		sample receipttest.Sample
 		reason string
 	}{
-		{"AlreadyPaid", receipttest.Sample{Email: "cy@x.test", TermName: termName}, "the 2026-2027 membership of cy@x.test is already paid"},
-		{"NoAccount", receipttest.Sample{Email: "nobody@x.test", TermName: termName}, "no account with the email nobody@x.test"},
+		{"AlreadyPaid", receipttest.Sample{Email: "cy@x.test", TermName: termName}, "the account's 2026-2027 membership is already paid"},
+		{"NoAccount", receipttest.Sample{Email: "nobody@x.test", TermName: termName}, "no account with the receipt's email"},
 		{"NoMembershipItem", receipttest.Sample{Email: "ana@x.test"}, "no membership item on the receipt"},
 		{"UnknownTerm", receipttest.Sample{Email: "ana@x.test", TermName: "2030-2031"}, "unknown term 2030-2031"},
 		{"BelowDues", receipttest.Sample{Email: "ana@x.test", TermName: termName, AmountCents: 1500}, "total paid $15.00 is below the dues of $20.00"},
@@ -333,7 +333,7 @@ func TestMatchReceipt(t *testing.T) {
 	if !ok || ae.Code != apperr.Conflict || ae.Title != "Receipt cannot be matched" || ae.Message != "total paid $5.00 is below the dues of $20.00" {
 		t.Fatalf("match of a short receipt: %v", err)
 	}
-	if r := f.receipt(short.ID); r.Status != "parked" || r.Reason != "no account with the email eve@school.test" || r.MatchedBy != nil {
+	if r := f.receipt(short.ID); r.Status != "parked" || r.Reason != "no account with the receipt's email" || r.MatchedBy != nil {
 		t.Fatalf("after a failed match: %s %q %v", r.Status, r.Reason, r.MatchedBy)
 	}
 
