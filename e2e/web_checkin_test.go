@@ -78,6 +78,16 @@ func TestWebCheckin(t *testing.T) {
 		p.Click("button", "Scan a ticket")
 		p.Click("button", "Stop scanning")
 		p.WaitFor("button", "Scan a ticket")
+		// Pressed again at once, while the camera may still be starting
+		// (Enter on the focused button): one scanner at most, and one Stop
+		// stops it.
+		p.Click("button", "Scan a ticket")
+		p.Press("Enter")
+		p.Click("button", "Stop scanning")
+		p.WaitFor("button", "Scan a ticket")
+		if p.Exists("button", "Stop scanning") {
+			t.Fatal("a second scanner is still running after Stop")
+		}
 
 		// Offline: the tap waits on the phone, is not shown as done, and
 		// lands once when the connection returns.

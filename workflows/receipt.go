@@ -75,8 +75,9 @@ func ReceiptProcessing(ctx workflow.Context, in ReceiptProcessingInput) (Receipt
 	res := out.Result
 	if out.Email == nil {
 		progress = "parked: " + out.Reason
-		// The reason can name the customer's email: it stays in the result and
-		// the progress query (payloads, encrypted), never in a log line.
+		// The reason is for admins: it stays in the result and the progress
+		// query (payloads, encrypted). The log carries ids only (a reason
+		// written before migration 00059 could name an address).
 		logger.Info("receipt parked", "transaction", in.TransactionID)
 		return res, nil
 	}
