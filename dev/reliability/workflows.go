@@ -10,16 +10,19 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
+	"hackdesk/internal/feature/membership"
 	"hackdesk/workflows"
 )
 
 // WorkflowIDs are every workflow the env's requests started: its outbox
 // rows and the SendEmail workflow of each recorded email (the ones
-// started as children of another workflow included).
+// started as children of another workflow included). A receipt's
+// confirmation has no SendEmail run unless an admin's match queued one (an
+// outbox row): ReceiptProcessing delivers it itself.
 func (e *Env) WorkflowIDs(ctx context.Context) ([]string, error) {
 	rows, err := e.Store.Pool().Query(ctx, `
 		SELECT workflow_id FROM workflow_starts WHERE signal IS NULL
-		UNION SELECT 'email:' || idempotency_key FROM emails`)
+		UNION SELECT 'email:' || idempotency_key FROM emails WHERE kind <> $1`, membership.ConfirmationKind)
 	if err != nil {
 		return nil, err
 	}
