@@ -661,6 +661,18 @@ func (b *bench) runWorkflows(ctx context.Context, first, n int, request func(wor
 // runWorkflowsOn is runWorkflows through client c, with email keys
 // prefix:<i>.
 func (b *bench) runWorkflowsOn(ctx context.Context, c client.Client, prefix string, first, n int, request func(workflows.SendEmailInput) workflows.Request) ([]time.Duration, time.Duration, error) {
+	// SendEmail runs as the service starts it: on an email recorded
+	// beforehand (a request records it in its own transaction), its input
+	// naming the key and kind only. The no-op gets the same input.
+	key := func(i int) string { return fmt.Sprintf("%s:%d", prefix, i) }
+	if request(workflows.SendEmailInput{Key: key(first + 1), Kind: "notice"}).Type == "SendEmail" {
+		for i := first + 1; i <= first+n; i++ {
+			if _, err := mail.Record(ctx, b.a.Store.Queries, key(i), "notice", fmt.Sprintf("bench%d@seed.hackdesk.test", i),
+				map[string]string{"subject": "Bench", "body": "Hello"}); err != nil {
+				return nil, 0, err
+			}
+		}
+	}
 	var next atomic.Int64
 	next.Store(int64(first))
 	var mu sync.Mutex
@@ -677,11 +689,8 @@ func (b *bench) runWorkflowsOn(ctx context.Context, c client.Client, prefix stri
 				if i > int64(first+n) {
 					return
 				}
-				key := fmt.Sprintf("%s:%d", prefix, i)
 				t := time.Now()
-				run, err := outbox.Start(ctx, c, b.cfg.TaskQueue, request(
-					workflows.SendEmailInput{Key: key, Kind: "notice", To: fmt.Sprintf("bench%d@seed.hackdesk.test", i),
-						Data: map[string]string{"subject": "Bench", "body": "Hello"}}))
+				run, err := outbox.Start(ctx, c, b.cfg.TaskQueue, request(workflows.SendEmailInput{Key: key(int(i)), Kind: "notice"}))
 				var res workflows.SendEmailResult
 				if err == nil {
 					err = run.Get(ctx, &res)
