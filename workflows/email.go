@@ -17,9 +17,9 @@ import (
 type SendEmailInput struct {
 	Key  string // idempotency key; the workflow ID is built from it
 	Kind string // template name (mail.Render)
-	// To and Data are for an email the workflow records itself (a
-	// benchmark's); runs started before addresses left the input carry To
-	// too. Requests never set them.
+	// To and Data are for an email the workflow records itself: runs
+	// started before addresses left the input carry To, and the bench's
+	// runs once carried both. Requests never set them.
 	To   string            `json:",omitempty"`
 	Data map[string]string `json:",omitempty"`
 }
