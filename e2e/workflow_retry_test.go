@@ -308,7 +308,10 @@ func TestRetryFailedFoundryLaunch(t *testing.T) {
 	if len(dispatched) != 2 || dispatched[0]["correlation_id"] == dispatched[1]["correlation_id"] {
 		t.Fatalf("dispatches %v, want two, each with its own correlation id", dispatched)
 	}
-	if n := runCount(t, a, l.WorkflowID); n[runs.Failed] != 1 || n[runs.Completed] != 1 {
-		t.Fatalf("runs %v, want one failed and one completed", n)
-	}
+	// Visibility lists a run's close a moment after Describe reports it.
+	testenv.Eventually(t, 20*time.Second, func() (bool, string) {
+		n := runCount(t, a, l.WorkflowID)
+		return n[runs.Failed] == 1 && n[runs.Completed] == 1 && len(n) == 2,
+			fmt.Sprintf("runs %v, want one failed and one completed", n)
+	})
 }
