@@ -227,6 +227,11 @@ type Hackathon struct {
 	FeedbackUrl         *string
 }
 
+type HackathonSubmitted struct {
+	HackathonID uuid.UUID
+	N           int64
+}
+
 type HackathonVolunteer struct {
 	HackathonID uuid.UUID
 	ProfileID   uuid.UUID

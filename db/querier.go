@@ -686,8 +686,8 @@ type Querier interface {
 	// other one for them (ApplicationNextForReviewerView). No row when it is
 	// not one they could review; callers tell why on that path only.
 	ReviewSkip(ctx context.Context, arg ReviewSkipParams) (int32, error)
-	// The review totals of one edition: its submitted applications (an
-	// index-only count over the queue index) and its reviewers' counters.
+	// The review totals of one edition: its submitted applications (the
+	// count hackathon_submitted keeps) and its reviewers' counters.
 	ReviewStatistics(ctx context.Context, hackathonID uuid.UUID) (ReviewStatisticsRow, error)
 	// A reviewer's counters in one edition.
 	ReviewerStatsGet(ctx context.Context, arg ReviewerStatsGetParams) (ReviewerStat, error)

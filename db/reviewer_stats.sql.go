@@ -54,8 +54,8 @@ func (q *Queries) LeaderboardEntries(ctx context.Context, hackathonID uuid.UUID)
 
 const reviewStatistics = `-- name: ReviewStatistics :one
 SELECT
-    (SELECT count(*) FROM applications a
-     WHERE a.hackathon_id = $1 AND a.status = 'submitted')::bigint AS total_applications,
+    coalesce((SELECT h.n FROM hackathon_submitted h
+              WHERE h.hackathon_id = $1), 0)::bigint AS total_applications,
     coalesce(sum(review_count), 0)::bigint AS total_reviews,
     count(*) FILTER (WHERE review_count > 0)::bigint AS total_reviewers,
     coalesce(sum(resume_sum), 0)::bigint AS resume_sum,
@@ -76,8 +76,8 @@ type ReviewStatisticsRow struct {
 	Q2Sum             int64
 }
 
-// The review totals of one edition: its submitted applications (an
-// index-only count over the queue index) and its reviewers' counters.
+// The review totals of one edition: its submitted applications (the
+// count hackathon_submitted keeps) and its reviewers' counters.
 func (q *Queries) ReviewStatistics(ctx context.Context, hackathonID uuid.UUID) (ReviewStatisticsRow, error) {
 	row := q.db.QueryRow(ctx, reviewStatistics, hackathonID)
 	var i ReviewStatisticsRow

@@ -11,11 +11,11 @@ WHERE s.hackathon_id = @hackathon_id AND s.review_count > 0
 ORDER BY s.review_count DESC, lower(p.email);
 
 -- name: ReviewStatistics :one
--- The review totals of one edition: its submitted applications (an
--- index-only count over the queue index) and its reviewers' counters.
+-- The review totals of one edition: its submitted applications (the
+-- count hackathon_submitted keeps) and its reviewers' counters.
 SELECT
-    (SELECT count(*) FROM applications a
-     WHERE a.hackathon_id = @hackathon_id AND a.status = 'submitted')::bigint AS total_applications,
+    coalesce((SELECT h.n FROM hackathon_submitted h
+              WHERE h.hackathon_id = @hackathon_id), 0)::bigint AS total_applications,
     coalesce(sum(review_count), 0)::bigint AS total_reviews,
     count(*) FILTER (WHERE review_count > 0)::bigint AS total_reviewers,
     coalesce(sum(resume_sum), 0)::bigint AS resume_sum,
