@@ -43,7 +43,7 @@ const (
 
 func main() {
 	large := flag.Bool("large", false, "three hackathon editions of 100,000 applications: the queue, review submit and leaderboard (make bench-large)")
-	flag.StringVar(&only, "only", "", "run one phase after the seed (checkin; queue; submit; receipts: with the no-op workflows; load), print its figures and write nothing: for trying a phase")
+	flag.StringVar(&only, "only", "", "run one phase after the seed (admin; checkin; queue; submit; receipts: with the no-op workflows; load), print its figures and write nothing: for trying a phase")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, *large)

@@ -103,8 +103,10 @@ func (b *bench) all(ctx context.Context) error {
 			_, err = b.submitVsPgbench(ctx)
 		case "explain":
 			err = b.explainQueue(ctx)
+		case "admin":
+			_, err = b.adminTable(ctx)
 		default:
-			err = fmt.Errorf("-only: no phase %q (checkin, queue, submit, receipts, load, explain)", only)
+			err = fmt.Errorf("-only: no phase %q (admin, checkin, queue, submit, receipts, load, explain)", only)
 		}
 		for _, r := range b.rows {
 			fmt.Printf("| %s | %s |\n", r[0], r[1])
@@ -204,6 +206,8 @@ func (b *bench) all(ctx context.Context) error {
 		fmt.Sprintf("admin_sort_score_p50_ms=%.0f", adminP50["score"]),
 		fmt.Sprintf("admin_search_p50_ms=%.0f", adminP50["search"]),
 		fmt.Sprintf("admin_export_ms=%.0f", adminP50["export"]),
+		fmt.Sprintf("admin_export_heap_mib=%.1f", adminP50["export_heap"]),
+		fmt.Sprintf("admin_export_small_heap_mib=%.1f", adminP50["export_small_heap"]),
 		fmt.Sprintf("checkin_vs_pgbench=%.2f", checkinRatio),
 		fmt.Sprintf("checkin_p99_ms=%.1f", checkinP99),
 		fmt.Sprintf("load_starts_queued=%d", b.queuedAtEnd),
