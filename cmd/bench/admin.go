@@ -94,8 +94,10 @@ type exported struct {
 // by q when q is set) once, reading it as it arrives, and records its
 // time, its rows and the process's peak Go heap over the heap before it
 // (sampled every 10 ms): the export streams, so the peak should not grow
-// with the number of rows. Fewer than atLeast rows is an error. A
-// gcPercent above 0 is the collector's GOGC for the export's duration.
+// with the number of rows. Fewer than atLeast rows is an error. With a
+// gcPercent above 0 (the collector's GOGC for the export's duration) it
+// also records the peak live heap, as each collection marks it, and
+// answers that growth; otherwise the peak heap's.
 func (b *bench) adminExport(ctx context.Context, token, q string, atLeast int64, gcPercent int) (exported, error) {
 	what := "every application"
 	if q != "" {
