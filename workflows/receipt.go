@@ -76,8 +76,8 @@ func ReceiptProcessing(ctx workflow.Context, in ReceiptProcessingInput) (Receipt
 	if out.Email == nil {
 		progress = "parked: " + out.Reason
 		// The reason is for admins: it stays in the result and the progress
-		// query (payloads, encrypted). The log carries ids only (a reason
-		// written before migration 00059 could name an address).
+		// query (payloads, encrypted). The log, read more widely, carries
+		// the transaction only.
 		logger.Info("receipt parked", "transaction", in.TransactionID)
 		return res, nil
 	}
