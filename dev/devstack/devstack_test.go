@@ -3,6 +3,7 @@ package devstack
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -202,6 +203,27 @@ func TestPorts(t *testing.T) {
 		l.Close()
 	})
 
+	// The port is held in TIME_WAIT, so the kernel does not hand it to
+	// the next bind(:0) or outgoing connection while a server starts on it.
+	t.Run("OKFreePortHeld", func(t *testing.T) {
+		port, err := FreePort()
+		if err != nil {
+			t.Fatalf("FreePort: %v", err)
+		}
+		data, err := os.ReadFile("/proc/net/tcp")
+		if err != nil {
+			t.Skipf("no /proc/net/tcp: %v", err)
+		}
+		local := fmt.Sprintf("0100007F:%04X", port)
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			f := strings.Fields(line)
+			if len(f) > 3 && f[1] == local && f[3] == "06" { // 06: TIME_WAIT
+				return
+			}
+		}
+		t.Fatalf("no socket on 127.0.0.1:%d in TIME_WAIT after FreePort", port)
+	})
+
 	t.Run("OKCheckPortFree", func(t *testing.T) {
 		port, err := FreePort()
 		if err != nil {
@@ -396,6 +418,83 @@ func TestWaitReady(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "not ready") || !strings.Contains(err.Error(), "refused") {
 			t.Errorf("error %q does not report the timeout and the last check error", err)
+		}
+	})
+}
+
+// flakyTemporal writes a stand-in for the temporal CLI that exits at once,
+// as a server that lost a port does, on its first failures runs, and runs
+// the real CLI after. It counts its runs in the returned file.
+func flakyTemporal(t *testing.T, failures int) (bin, count string) {
+	t.Helper()
+	real, err := filepath.Abs(filepath.Join("..", "..", "bin", "temporal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(real); err != nil {
+		t.Fatalf("the temporal CLI (make tools builds it): %v", err)
+	}
+	dir := t.TempDir()
+	bin, count = filepath.Join(dir, "temporal"), filepath.Join(dir, "runs")
+	script := fmt.Sprintf(`#!/bin/sh
+n=$(cat %[1]q 2>/dev/null || echo 0)
+n=$((n+1))
+echo $n > %[1]q
+if [ $n -le %[2]d ]; then echo "listen tcp: bind: address already in use" >&2; exit 1; fi
+exec %[3]q "$@"
+`, count, failures, real)
+	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return bin, count
+}
+
+func runs(t *testing.T, count string) string {
+	t.Helper()
+	data, err := os.ReadFile(count)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(data))
+}
+
+func TestStartTemporalRetries(t *testing.T) {
+	t.Run("OKFreshPortsAfterAnEarlyExit", func(t *testing.T) {
+		bin, count := flakyTemporal(t, 2)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		tmp, err := StartTemporal(ctx, TemporalOptions{Bin: bin, LogPath: filepath.Join(t.TempDir(), "temporal.log")})
+		if err != nil {
+			t.Fatalf("StartTemporal: %v", err)
+		}
+		defer tmp.Stop()
+		if got := runs(t, count); got != "3" {
+			t.Errorf("runs: got %s, want 3 (two early exits, then the server)", got)
+		}
+		if err := CheckTemporal(ctx, tmp.Address); err != nil {
+			t.Errorf("the started server at %s: %v", tmp.Address, err)
+		}
+	})
+
+	t.Run("ErrGivenPortNotRetried", func(t *testing.T) {
+		bin, count := flakyTemporal(t, 1)
+		port, err := FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		tmp, err := StartTemporal(ctx, TemporalOptions{Bin: bin, Port: port, LogPath: filepath.Join(t.TempDir(), "temporal.log")})
+		if err == nil {
+			tmp.Stop()
+			t.Fatal("StartTemporal on a given port: got a server, want the early exit reported")
+		}
+		var exited *exitedError
+		if !errors.As(err, &exited) || !strings.Contains(err.Error(), "temporal exited") {
+			t.Errorf("error: got %v, want the early exit", err)
+		}
+		if got := runs(t, count); got != "1" {
+			t.Errorf("runs: got %s, want 1 (a port the caller chose is not swapped)", got)
 		}
 	})
 }

@@ -73,9 +73,19 @@ func (p *process) exited() bool {
 	}
 }
 
+// exitedError reports a process that ended while it was awaited.
+type exitedError struct {
+	name, logPath string
+	err           error
+}
+
+func (e *exitedError) Error() string {
+	return fmt.Sprintf("%s exited (%v); see %s", e.name, e.err, e.logPath)
+}
+
 // exitError describes how the process ended, pointing at its log.
 func (p *process) exitError() error {
-	return fmt.Errorf("%s exited (%v); see %s", p.name, p.err, p.logPath)
+	return &exitedError{name: p.name, logPath: p.logPath, err: p.err}
 }
 
 // stop asks the process group to stop, then kills it after timeout.
@@ -116,14 +126,31 @@ func waitReady(ctx context.Context, p *process, timeout time.Duration, check fun
 	}
 }
 
-// FreePort returns a loopback TCP port that was free a moment ago.
+// FreePort returns a loopback TCP port that was free a moment ago and that
+// the kernel will not hand out again for about a minute: it connects to the
+// port and closes the accepted side first, which leaves that side in
+// TIME_WAIT. A later bind(:0) or outgoing connection skips a port in
+// TIME_WAIT, while a server that sets SO_REUSEADDR (Go's, PostgreSQL,
+// Temporal, versitygw) may still bind it. Without this, test binaries that
+// start their services side by side can be handed each other's ports.
 func FreePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}
 	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
+	port := l.Addr().(*net.TCPAddr).Port
+	client, err := net.DialTCP("tcp", nil, &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port})
+	if err != nil {
+		return 0, err
+	}
+	defer client.Close()
+	server, err := l.Accept()
+	if err != nil {
+		return 0, err
+	}
+	server.Close() // the accepting side closes first: it holds TIME_WAIT
+	return port, nil
 }
 
 // portOrFree returns port, or a free one when port is 0.

@@ -2,6 +2,7 @@ package devstack
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -39,8 +40,24 @@ type Temporal struct {
 }
 
 // StartTemporal starts `temporal server start-dev` on loopback and waits
-// until both the frontend and the Web UI answer.
+// until both the frontend and the Web UI answer. The server binds a few
+// ports of its own choosing besides the ones given here, which another
+// process can take in the moment between the choice and the bind; when the
+// server exits before it is ready and this call chose its ports, it tries
+// again on fresh ones, three times in all.
 func StartTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
+	const attempts = 3
+	chosen := o.Port == 0 && o.UIPort == 0
+	for attempt := 1; ; attempt++ {
+		t, err := startTemporal(ctx, o)
+		var exited *exitedError
+		if err == nil || !chosen || attempt == attempts || !errors.As(err, &exited) || ctx.Err() != nil {
+			return t, err
+		}
+	}
+}
+
+func startTemporal(ctx context.Context, o TemporalOptions) (*Temporal, error) {
 	var err error
 	if o.Port, err = portOrFree(o.Port); err != nil {
 		return nil, err

@@ -113,6 +113,7 @@ func run(m interface{ Run() int }) int {
 	shared, err = devstack.Start(ctx, devstack.Options{Base: base, DataDir: dir, BinDir: BinDir(), Fast: true, TemporalInMemory: true})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testenv: start services:", err)
+		printLogTails(filepath.Join(dir, "logs"), 20)
 		return 1
 	}
 	defer shared.Close()
@@ -135,6 +136,22 @@ func run(m interface{ Run() int }) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// printLogTails prints the last n lines of every log in dir to stderr: the
+// directory goes when the binary ends, and a service that would not start
+// says why there. The services hold test data only.
+func printLogTails(dir string, n int) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil || len(data) == 0 {
+			continue
+		}
+		lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+		lines = lines[max(0, len(lines)-n):]
+		fmt.Fprintf(os.Stderr, "testenv: the last %d lines of %s:\n%s\n", len(lines), e.Name(), strings.Join(lines, "\n"))
+	}
 }
 
 // SetTimeZone makes TimeZone the process's local zone.
